@@ -1,0 +1,183 @@
+"""Game records: what a notation holds, before any rules engine has judged it.
+
+Every reader (NTN, MAT, SGF, JSON) produces :class:`GameRecord` objects and every
+writer consumes them, so converting between notations never goes through a
+lossy intermediate. Plays are kept as written (:class:`Move` paths in the
+mover's own numbering); the engine resolves them into dice steps.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+WHITE = "w"
+BLACK = "b"
+SIDES = (WHITE, BLACK)
+SIDE_NAMES = {WHITE: "White", BLACK: "Black"}
+
+BAR = 25
+OFF = 0
+
+
+def other(side: str) -> str:
+    """The opponent of ``side``."""
+    return BLACK if side == WHITE else WHITE
+
+
+@dataclass(frozen=True)
+class Move:
+    """One move as written: a checker's path, e.g. ``24/18*/15`` or ``6/4(2)``.
+
+    ``path`` holds points in the mover's numbering (25 = bar, 0 = off);
+    ``hits[i]`` is True when landing ``path[i + 1]`` was marked with ``*``;
+    ``count`` is the ``(n)`` repeat.
+    """
+
+    path: tuple[int, ...]
+    hits: tuple[bool, ...] = ()
+    count: int = 1
+
+    def __post_init__(self) -> None:
+        if not self.hits:
+            object.__setattr__(self, "hits", (False,) * (len(self.path) - 1))
+
+    def __str__(self) -> str:
+        text = point_name(self.path[0])
+        for point, hit in zip(self.path[1:], self.hits):
+            text += "/" + point_name(point) + ("*" if hit else "")
+        return text + (f"({self.count})" if self.count > 1 else "")
+
+
+def point_name(point: int) -> str:
+    return "bar" if point == BAR else "off" if point == OFF else str(point)
+
+
+@dataclass
+class Action:
+    """One thing a side did: a roll (with its play), or a cube action, or a resignation.
+
+    ``kind`` is one of ``roll``, ``double``, ``take``, ``drop``, ``beaver``, ``resign``.
+    For a roll, ``moves`` is the play as written: ``()`` for "no play possible"
+    and ``None`` when the record shows the roll but no play (a player who
+    rolled and then resigned). ``value`` is the cube value offered by a
+    ``double`` or the points of a ``resign`` when the record states them.
+    """
+
+    side: str
+    kind: str = "roll"
+    dice: tuple[int, int] | None = None
+    moves: tuple[Move, ...] | None = None
+    value: int | None = None
+    number: int | None = None
+    comments: list[str] = field(default_factory=list)
+    line: int = 0
+    column: int = 0
+
+    @property
+    def play_text(self) -> str:
+        """The play in NTN/MAT text, ``-`` for no play, ``?`` when unrecorded."""
+        if self.moves is None:
+            return "?"
+        return " ".join(str(m) for m in self.moves) if self.moves else "-"
+
+
+@dataclass(frozen=True)
+class RecordError:
+    """A place where a record could not be read as its notation requires."""
+
+    line: int
+    column: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.line}:{self.column}: {self.message}"
+
+
+@dataclass
+class GameRecord:
+    """One game as recorded: tags, the actions in order, the declared result.
+
+    Tags use NTN names (``Event``, ``White``, ``Variant``, ``Rules``,
+    ``Result``, ``MatchLength``, ``Game``, ``Score``...); a reader keeps every
+    tag it finds, in order. ``result`` is the result token as written
+    (``2-0``, ``1/2-1/2``, ``*``) or None when the record has none.
+    """
+
+    tags: dict[str, str] = field(default_factory=dict)
+    actions: list[Action] = field(default_factory=list)
+    result: str | None = None
+    comments: list[str] = field(default_factory=list)
+    errors: list[RecordError] = field(default_factory=list)
+    source: str = ""
+    line: int = 0
+
+    @property
+    def variant(self) -> str:
+        return self.tags.get("Variant", "long").strip().lower() or "long"
+
+    def player(self, side: str) -> str:
+        return self.tags.get(SIDE_NAMES[side], "?")
+
+    def title(self) -> str:
+        """``White – Black`` for messages."""
+        return f"{self.player(WHITE)} – {self.player(BLACK)}"
+
+
+# --- the text of a play, shared by NTN and MAT ---------------------------------
+
+_POINT = r"(?:bar|off|\d{1,2})"
+_MOVE_RE = re.compile(
+    rf"(?P<path>{_POINT}(?:/{_POINT}\*?)+)(?:\((?P<count>\d)\))?",
+    re.IGNORECASE,
+)
+_LANDING_RE = re.compile(rf"/({_POINT})(\*?)", re.IGNORECASE)
+
+
+class PlaySyntaxError(ValueError):
+    """A play's text is not ``from/to`` moves; ``offset`` is where it goes wrong."""
+
+    def __init__(self, message: str, offset: int) -> None:
+        super().__init__(message)
+        self.offset = offset
+
+
+def _point(text: str, offset: int, *, source: bool) -> int:
+    lowered = text.lower()
+    if lowered == "bar":
+        return BAR
+    if lowered == "off":
+        return OFF
+    value = int(text)
+    if not 0 <= value <= 25:
+        raise PlaySyntaxError(f"point {value} is not 0-25", offset)
+    if (source and value == OFF) or (not source and value == BAR):
+        raise PlaySyntaxError(f"a move cannot {'start off' if source else 'end on the bar'}", offset)
+    return value
+
+
+def parse_play(text: str) -> tuple[Move, ...]:
+    """Parse a play such as ``24/18*/15 13/7 6/4(2) bar/22 6/off``; ``-`` or empty is no play.
+
+    Raises :class:`PlaySyntaxError` with the offset of the first bad token.
+    """
+    moves: list[Move] = []
+    for token in re.finditer(r"\S+", text):
+        word, start = token.group(), token.start()
+        if word == "-" and len(text.split()) == 1:
+            return ()
+        match = _MOVE_RE.fullmatch(word)
+        if not match:
+            raise PlaySyntaxError(f"expected a move like 24/18 or 6/off(2), found {word!r}", start)
+        first = word.split("/", 1)[0]
+        path = [_point(first, start, source=True)]
+        hits = []
+        for landing in _LANDING_RE.finditer(match.group("path")):
+            path.append(_point(landing.group(1), start + landing.start(1), source=False))
+            hits.append(bool(landing.group(2)))
+        if any(point == OFF for point in path[1:-1]):
+            raise PlaySyntaxError("a path cannot go on after off", start)
+        count = int(match.group("count") or 1)
+        if not 1 <= count <= 4:
+            raise PlaySyntaxError(f"repeat ({count}) must be 1-4", start)
+        moves.append(Move(tuple(path), tuple(hits), count))
+    return tuple(moves)

@@ -1,0 +1,120 @@
+"""Rule sets: a variant plus every rule option of RULES.md, with named presets.
+
+A verdict is always reached *under a named rule set*: ``str(rules)`` spells out
+every option, and :meth:`Rules.describe` names the one a finding depends on.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+
+VARIANTS = ("long", "short")
+
+# option -> {variant: allowed values, the default first}
+OPTIONS: dict[str, dict[str, tuple[str, ...]]] = {
+    "opening": {"long": ("reroll", "play")},
+    "head": {"long": ("classic", "general", "strict")},
+    "block": {"long": ("step", "turn", "off")},
+    "last_roll": {"long": ("off", "on")},
+    "scoring": {"long": ("oin-mars", "oin-mars-koks", "home-mars"), "short": ("backgammon",)},
+    "cube": {"long": ("off", "on"), "short": ("on", "off")},
+    "crawford": {"short": ("on", "off")},
+    "jacoby": {"short": ("off", "on")},
+}
+
+# Points per outcome category under each scoring scheme (RULES.md, "Outcomes and points").
+SCORING: dict[str, dict[str, int]] = {
+    "oin-mars": {"koks": 2, "home-mars": 2, "mars": 2, "oin": 1},
+    "oin-mars-koks": {"koks": 3, "home-mars": 2, "mars": 2, "oin": 1},
+    "home-mars": {"koks": 2, "home-mars": 3, "mars": 2, "oin": 1},
+    "backgammon": {"koks": 3, "mars": 2, "oin": 1},
+}
+
+
+class RulesError(ValueError):
+    """A rule text names an unknown variant, option or value."""
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A variant and the values of its rule options (``None`` for options the variant lacks)."""
+
+    variant: str = "long"
+    opening: str | None = "reroll"
+    head: str | None = "classic"
+    block: str | None = "step"
+    last_roll: str | None = "off"
+    scoring: str | None = "oin-mars"
+    cube: str | None = "off"
+    crawford: str | None = None
+    jacoby: str | None = None
+
+    @classmethod
+    def preset(cls, variant: str) -> "Rules":
+        """The defaults of ``long`` or ``short``."""
+        if variant not in VARIANTS:
+            raise RulesError(f"unknown variant {variant!r}: expected one of {', '.join(VARIANTS)}")
+        values = {name: by_variant.get(variant, (None,))[0] for name, by_variant in OPTIONS.items()}
+        return cls(variant=variant, **values)
+
+    @classmethod
+    def parse(cls, text: str, base: "Rules | str | None" = None) -> "Rules":
+        """Rules from ``"[variant] key=value ..."``, over ``base`` (a Rules or a preset name).
+
+        >>> str(Rules.parse("long head=general"))
+        'long opening=reroll head=general block=step last_roll=off scoring=oin-mars cube=off'
+        """
+        words = text.replace(",", " ").split()
+        if words and "=" not in words[0]:
+            base = words.pop(0)
+        rules = cls.preset(base) if isinstance(base, str) else base or cls.preset("long")
+        return rules.with_options(words)
+
+    def with_options(self, settings: "list[str] | tuple[str, ...]") -> "Rules":
+        """These rules with ``key=value`` settings applied (``variant=short`` switches preset first)."""
+        rules = self
+        pairs = []
+        for setting in settings:
+            key, sep, value = setting.partition("=")
+            key, value = key.strip().replace("-", "_"), value.strip()
+            if not sep or not value:
+                raise RulesError(f"expected key=value, found {setting!r}")
+            if key == "variant":
+                rules = Rules.preset(value)
+            else:
+                pairs.append((key, value))
+        for key, value in pairs:
+            allowed = OPTIONS.get(key)
+            if allowed is None:
+                raise RulesError(f"unknown rule option {key!r}: expected one of {', '.join(OPTIONS)}")
+            values = allowed.get(rules.variant)
+            if values is None:
+                raise RulesError(f"rule option {key!r} does not exist in {rules.variant} nardy")
+            if value not in values:
+                raise RulesError(f"{key}={value} is not allowed in {rules.variant} nardy: expected one of {', '.join(values)}")
+            rules = replace(rules, **{key: value})
+        return rules
+
+    def options(self) -> dict[str, str]:
+        """The options of this variant and their values, in the canonical order."""
+        return {f.name: getattr(self, f.name) for f in fields(self)
+                if f.name != "variant" and getattr(self, f.name) is not None}
+
+    def describe(self, option: str) -> str:
+        """``head=classic``: how a finding names the option that decided it."""
+        return f"{option}={getattr(self, option)}"
+
+    def points(self, category: str) -> int:
+        """Points of an outcome category under this scoring scheme, before the cube."""
+        return SCORING[self.scoring][category]
+
+    def __str__(self) -> str:
+        return " ".join([self.variant] + [f"{k}={v}" for k, v in self.options().items()])
+
+    def differences(self) -> str:
+        """Only the options that differ from the variant's preset, as ``key=value`` text."""
+        preset = Rules.preset(self.variant).options()
+        return " ".join(f"{k}={v}" for k, v in self.options().items() if preset[k] != v)
+
+
+LONG = Rules.preset("long")
+SHORT = Rules.preset("short")
