@@ -38,19 +38,22 @@ class Step(NamedTuple):
 _new_step = tuple.__new__  # builds a Step without NamedTuple's slower keyword-aware constructor
 
 
+def steps_to_moves(steps: tuple[Step, ...] | list[Step]) -> tuple[Move, ...]:
+    """Steps as written moves: highest point first, equal steps merged into ``(n)``."""
+    ordered = sorted(steps, key=lambda s: (-s.src, -s.dst, not s.hit))
+    moves: list[Move] = []
+    for step in ordered:
+        move = Move((step.src, step.dst), (step.hit,))
+        if moves and moves[-1].path == move.path and moves[-1].hits == move.hits:
+            moves[-1] = Move(move.path, move.hits, moves[-1].count + 1)
+        else:
+            moves.append(move)
+    return tuple(moves)
+
+
 def format_steps(steps: tuple[Step, ...] | list[Step]) -> str:
     """Standard notation: highest point first, equal steps as ``(n)``, ``-`` for no play."""
-    ordered = sorted(steps, key=lambda s: (-s.src, -s.dst, not s.hit))
-    parts: list[str] = []
-    counts: list[int] = []
-    for step in ordered:
-        text = str(step)
-        if parts and parts[-1] == text:
-            counts[-1] += 1
-        else:
-            parts.append(text)
-            counts.append(1)
-    return " ".join(p + (f"({n})" if n > 1 else "") for p, n in zip(parts, counts)) or "-"
+    return " ".join(str(move) for move in steps_to_moves(steps)) or "-"
 
 
 class Play:

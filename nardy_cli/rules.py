@@ -69,8 +69,12 @@ class Rules:
         rules = cls.preset(base) if isinstance(base, str) else base or cls.preset("long")
         return rules.with_options(words)
 
-    def with_options(self, settings: "list[str] | tuple[str, ...]") -> "Rules":
-        """These rules with ``key=value`` settings applied (``variant=short`` switches preset first)."""
+    def with_options(self, settings: "list[str] | tuple[str, ...]", *, own_only: bool = False) -> "Rules":
+        """These rules with ``key=value`` settings applied (``variant=short`` switches preset first).
+
+        With ``own_only``, settings of options this variant does not have are
+        skipped, so one set of overrides can serve a corpus of both games.
+        """
         rules = self
         pairs = []
         for setting in settings:
@@ -87,6 +91,8 @@ class Rules:
             if allowed is None:
                 raise RulesError(f"unknown rule option {key!r}: expected one of {', '.join(OPTIONS)}")
             values = allowed.get(rules.variant)
+            if values is None and own_only:
+                continue
             if values is None:
                 raise RulesError(f"rule option {key!r} does not exist in {rules.variant} nardy")
             if value not in values:
@@ -114,6 +120,20 @@ class Rules:
         """Only the options that differ from the variant's preset, as ``key=value`` text."""
         preset = Rules.preset(self.variant).options()
         return " ".join(f"{k}={v}" for k, v in self.options().items() if preset[k] != v)
+
+
+def check_overrides(settings: "list[str] | tuple[str, ...]") -> None:
+    """Raise :class:`RulesError` unless every ``key=value`` is valid in at least one variant."""
+    for setting in settings:
+        errors = []
+        for variant in VARIANTS:
+            try:
+                Rules.preset(variant).with_options([setting])
+            except RulesError as error:
+                errors.append(str(error))
+        if len(errors) == len(VARIANTS):
+            raise RulesError(errors[0] if "unknown" in errors[0] or "expected key" in errors[0] else
+                             " / ".join(errors))
 
 
 LONG = Rules.preset("long")

@@ -1,0 +1,179 @@
+"""The ``nardy`` command: a thin Click layer over the library."""
+from __future__ import annotations
+
+import json
+import re
+import sys
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+import click
+
+from . import notations
+from .corpus import iter_games
+from .engine import Engine
+from .output import OutputError, atomic_output
+from .position import Position, PositionError
+from .rules import Rules, RulesError, check_overrides
+from .selfplay import BOTS, generate
+from .validate import Summary, finding_dict, finding_line, validate_games
+
+EXIT_FINDINGS, EXIT_INPUT = 1, 2
+
+
+# --- shared options ----------------------------------------------------------------------
+
+
+def rule_option(function: Callable) -> Callable:
+    return click.option("--rule", "rules", multiple=True, metavar="KEY=VALUE",
+                        help="A rule option over the game's own rules, e.g. head=general (repeatable).")(function)
+
+
+def format_option(*choices: str) -> Callable[[Callable], Callable]:
+    def decorator(function: Callable) -> Callable:
+        return click.option("--format", "output_format", type=click.Choice(choices), default=choices[0],
+                            show_default=True, help="Output format.")(function)
+    return decorator
+
+
+def input_options(function: Callable) -> Callable:
+    for decorator in reversed([
+        click.argument("paths", nargs=-1, required=True, metavar="PATH..."),
+        click.option("--from", "input_format", type=click.Choice(notations.NAMES + ("json",)),
+                     help="Read the inputs as this notation instead of detecting it."),
+        click.option("--encoding", help="Decode the inputs with this encoding (default: detected)."),
+        click.option("--glob", "pattern", metavar="PATTERN",
+                     help="In directories and archives, read only files matching PATTERN, e.g. '*.mat'."),
+    ]):
+        function = decorator(function)
+    return function
+
+
+def output_options(function: Callable) -> Callable:
+    function = click.option("-o", "--output", metavar="FILE", help="Write here instead of standard output.")(function)
+    return click.option("--force", is_flag=True, help="Replace an existing output file.")(function)
+
+
+def usage_errors(function: Callable) -> Callable:
+    """Turn the library's input errors into clear messages and exit status 2, never a traceback."""
+    @wraps(function)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return function(*args, **kwargs)
+        except (RulesError, PositionError, OutputError, notations.UnknownFormat) as error:
+            raise click.UsageError(str(error)) from None
+    return wrapper
+
+
+def parse_dice(text: str) -> tuple[int, int]:
+    match = re.fullmatch(r"\s*([1-6])\s*[-x,]?\s*([1-6])\s*", text)
+    if not match:
+        raise click.BadParameter(f"expected two dice like 63 or 6-3, found {text!r}", param_hint="DICE")
+    return int(match.group(1)), int(match.group(2))
+
+
+def parse_position(text: str) -> Position:
+    """A position in nardy's notation, or ``long`` / ``short`` for the starting position."""
+    if text.strip() in ("long", "short"):
+        return Position.start(text.strip())
+    return Position.parse(text)
+
+
+# --- commands ----------------------------------------------------------------------------
+
+
+@click.group()
+@click.version_option(package_name="nardy-cli")
+def cli() -> None:
+    """Replay, validate, analyse and convert records of long and short nardy."""
+
+
+@cli.command()
+@click.argument("position")
+@click.argument("dice")
+@rule_option
+@format_option("text", "json")
+@usage_errors
+def moves(position: str, dice: str, rules: tuple[str, ...], output_format: str) -> None:
+    """Every legal play of DICE in POSITION.
+
+    POSITION is in nardy's position notation (formats/position.md), quoted, e.g.
+    'long w 24x14,18 24x15 b', or just 'long' / 'short' for the start.
+    """
+    start = parse_position(position)
+    roll = parse_dice(dice)
+    game_rules = Rules.preset(start.variant).with_options(list(rules))
+    plays = sorted(Engine(game_rules).legal_plays(start, roll), key=lambda p: _play_order(p.steps))
+    if output_format == "json":
+        click.echo(json.dumps({"position": str(start), "dice": list(roll), "rules": {"variant": game_rules.variant, **game_rules.options()},
+                               "plays": [{"play": str(p), "position": str(p.position)} for p in plays]},
+                              ensure_ascii=False, indent=2))
+        return
+    click.echo(f"{start}  dice {roll[0]}-{roll[1]}  rules: {game_rules}")
+    if len(plays) == 1 and not plays[0].steps:
+        click.echo("no legal play: the roll is lost")
+        return
+    width = max(len(str(p)) for p in plays)
+    for play in plays:
+        click.echo(f"{str(play):<{width}}  {play.position}")
+    click.echo(f"{len(plays)} legal play{'s' if len(plays) != 1 else ''}")
+
+
+def _play_order(steps: tuple) -> tuple:
+    return tuple((-s.src, -s.dst) for s in sorted(steps, key=lambda s: (-s.src, -s.dst)))
+
+
+@cli.command(name="generate")
+@click.option("--variant", type=click.Choice(["long", "short"]), default="long", show_default=True)
+@click.option("--games", type=click.IntRange(min=1), default=10, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True, help="Same seed, same games.")
+@click.option("--bot", type=click.Choice(BOTS), default="greedy", show_default=True)
+@click.option("--to", "output_format", type=click.Choice(["ntn", "jsonl", "mat"]), default="ntn",
+              show_default=True, help="Notation to write.")
+@rule_option
+@output_options
+@usage_errors
+def generate_command(variant: str, games: int, seed: int, bot: str, output_format: str,
+                     rules: tuple[str, ...], output: str | None, force: bool) -> None:
+    """Self-played games, legal by construction, for samples and benchmarks."""
+    game_rules = Rules.preset(variant).with_options(list(rules))
+    with atomic_output(output, force=force) as out:
+        for warning in notations.notation(output_format).write_games(generate(game_rules, games, seed, bot), out):
+            click.echo(f"warning: {warning}", err=True)
+
+
+@cli.command()
+@input_options
+@rule_option
+@format_option("text", "json")
+@click.option("--quiet", "-q", is_flag=True, help="Print only the summary.")
+@usage_errors
+def validate(paths: tuple[str, ...], input_format: str | None, encoding: str | None, pattern: str | None,
+             rules: tuple[str, ...], output_format: str, quiet: bool) -> None:
+    """Replay every game of every PATH and report each illegal move, cube action or result.
+
+    Exit status: 0 when every game is legal, 1 when there is any finding, 2 when
+    an input cannot be read or the command is misused.
+    """
+    check_overrides(rules)
+    summary = Summary()
+    findings: list[dict[str, Any]] = []
+
+    def input_error(message: str) -> None:
+        summary.unreadable += 1
+        click.echo(f"error: {message}", err=True)
+
+    games = iter_games(paths, fmt=input_format, encoding=encoding, pattern=pattern, on_error=input_error)
+    for game, result in validate_games(games, rules):
+        summary.add(game, result)
+        for finding in result.findings:
+            if output_format == "json":
+                findings.append(finding_dict(game, result, finding))
+            elif not quiet:
+                click.echo(finding_line(game, finding))
+    if output_format == "json":
+        click.echo(json.dumps({**summary.as_dict(), "findings": findings}, ensure_ascii=False, indent=2))
+    else:
+        click.echo(summary.text())
+    sys.exit(EXIT_INPUT if summary.unreadable else EXIT_FINDINGS if sum(summary.findings.values()) else 0)

@@ -1,0 +1,367 @@
+"""Replaying a recorded game through the engine: every turn, cube action and result judged.
+
+:func:`replay` never raises on a bad record: everything wrong becomes a
+:class:`GameFinding` located at the action it concerns, and after an illegal
+turn the replay goes on from the recorded play wherever it can physically be
+made, so later faults of the same game are still reported.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+
+from .engine import Engine, Finding, Outcome, game_outcome, outcome_category
+from .position import CHECKERS, Position, PositionError
+from .record import BLACK, SIDE_NAMES, WHITE, Action, GameRecord, other
+from .rules import Rules, RulesError
+
+
+@dataclass(frozen=True)
+class GameFinding:
+    """A finding placed in its game: which turn, which side, where in the file."""
+
+    code: str
+    message: str
+    option: str | None = None
+    turn: int | None = None
+    move_number: int | None = None
+    side: str | None = None
+    action: str | None = None
+    line: int = 0
+    column: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.message}" + (f" ({self.option})" if self.option else "")
+
+
+@dataclass(frozen=True)
+class ReplayedTurn:
+    """One roll of the game as replayed."""
+
+    turn: int
+    side: str
+    dice: tuple[int, int]
+    play: str
+    before: Position
+    after: Position
+    dice_used: int
+    pips_lost: int
+    hits: int
+    legal: bool
+
+
+@dataclass
+class GameReplay:
+    """What a replay established about one game."""
+
+    record: GameRecord
+    rules: Rules
+    findings: list[GameFinding] = field(default_factory=list)
+    turns: list[ReplayedTurn] = field(default_factory=list)
+    start: Position | None = None
+    final: Position | None = None
+    first_mover: str | None = None
+    ending: str | None = None  # finish / draw / drop / resign, None while unfinished
+    winner: str | None = None
+    category: str | None = None  # koks / home-mars / mars / oin of the final position
+    points: int | None = None
+    complete: bool = True  # False when the replay had to stop early
+
+    @property
+    def legal(self) -> bool:
+        return not self.findings
+
+
+_RESULT_RE = re.compile(r"(\d+)-(\d+)")
+
+
+def game_rules(record: GameRecord, overrides: list[str] | tuple[str, ...] = ()) -> Rules:
+    """The rules a game is judged under: its variant's preset, its ``Rules`` tag, then ``overrides``.
+
+    Raises :class:`RulesError` when the tag or an override is not a valid rule text.
+    """
+    rules = Rules.preset(record.variant)
+    if record.tags.get("Rules"):
+        rules = Rules.parse(record.tags["Rules"], base=rules)
+    return rules.with_options(list(overrides), own_only=True)
+
+
+def action_text(action: Action) -> str:
+    """``63: 24/18 24/21`` for a roll, the cube word otherwise."""
+    if action.kind == "roll" and action.dice:
+        return f"{action.dice[0]}{action.dice[1]}: {action.play_text}"
+    return action.kind + (f" {action.value}" if action.value is not None else "")
+
+
+class _Replayer:
+    """The state of one game's replay; see :func:`replay`."""
+
+    def __init__(self, record: GameRecord, rules: Rules, crawford: bool) -> None:
+        self.record, self.rules = record, rules
+        self.engine = Engine(rules)
+        self.result = GameReplay(record, rules)
+        self.crawford = crawford
+        self.money = record.tags.get("MatchLength", "0").strip() in ("", "0")
+        self.turn_index = 0
+        self.row = 0
+        self.pending_double: str | None = None
+        self.extra_roll_for: str | None = None  # last_roll: the side owed one final roll
+
+    def finding(self, finding: Finding, action: Action | None, *, side: str | None = None,
+                turn: int | None = None) -> None:
+        self.result.findings.append(GameFinding(
+            finding.code, finding.message, finding.option,
+            turn=turn if turn is not None else (self.turn_index or None),
+            move_number=action.number if action else None,
+            side=side or (action.side if action else None),
+            action=action_text(action) if action else None,
+            line=action.line if action else self.record.line,
+            column=action.column if action else 0,
+        ))
+
+    # --- the whole game ------------------------------------------------------------
+
+    def run(self) -> GameReplay:
+        record, result = self.record, self.result
+        position = self.start_position()
+        if position is None:
+            result.complete = False
+            return result
+        result.start = position
+        for action in record.actions:
+            if self.is_over() and not (action.kind == "roll" and action.side == self.extra_roll_for):
+                self.finding(Finding("after-end", f"the game was already over ({result.ending})"), action)
+                continue
+            handler = getattr(self, f"on_{action.kind}", None)
+            if handler is None:
+                self.finding(Finding("syntax", f"unknown action {action.kind!r}"), action)
+                continue
+            position = handler(action, position)
+            if position is None:
+                result.complete = False
+                break
+            result.final = position
+        result.final = result.final or result.start
+        self.check_result()
+        return result
+
+    def start_position(self) -> Position | None:
+        text = self.record.tags.get("Position")
+        if not text:
+            position = Position.start(self.rules.variant)
+            first = self.record.actions[0].side if self.record.actions else WHITE
+            return replace(position, turn=first) if self.rules.variant == "short" else position
+        try:
+            position = Position.parse(text)
+        except PositionError as error:
+            self.finding(Finding("syntax", f"Position tag: {error}"), None)
+            return None
+        if position.variant != self.rules.variant:
+            self.finding(Finding("syntax", f"Position tag is {position.variant} nardy but the game is "
+                                 f"{self.rules.variant}"), None)
+            return None
+        return position
+
+    def is_over(self) -> bool:
+        return self.result.ending is not None
+
+    # --- actions -------------------------------------------------------------------
+
+    def on_roll(self, action: Action, position: Position) -> Position | None:
+        self.turn_index += 1
+        result = self.result
+        if action.side == WHITE or self.row == 0:
+            self.row += 1
+        if action.number is not None and action.number != self.row:
+            self.finding(Finding("turn-order", f"move number {action.number} where {self.row} was expected"),
+                         action)
+        if self.pending_double:
+            self.finding(Finding("cube", f"{SIDE_NAMES[other(self.pending_double)]} rolled without "
+                                 "answering the double"), action)
+            self.pending_double = None
+        if action.side != position.turn:
+            self.finding(Finding("turn-order", f"{SIDE_NAMES[action.side]} moved but it was "
+                                 f"{SIDE_NAMES[position.turn]}'s turn"), action)
+            position = replace(position, turn=action.side)
+        if result.first_mover is None:
+            result.first_mover = action.side
+            self.check_opening(action)
+        if action.dice is None:
+            self.finding(Finding("syntax", "a turn without dice"), action)
+            return position
+        if action.moves is None:  # rolled, then resigned: nothing to judge
+            return position
+        verdict = self.engine.check(position, action.dice, action.moves)
+        if verdict.finding:
+            self.finding(verdict.finding, action)
+        after = verdict.position
+        if after is None:
+            self.finding(Finding(verdict.finding.code, "the replay stops here: the recorded play cannot "
+                                 "be made on the board"), action)
+            return None
+        steps = verdict.play.steps if verdict.play else ()
+        used_pips = sum(step.die for step in steps)
+        dice_pips = sum(action.dice) * (2 if action.dice[0] == action.dice[1] else 1)
+        result.turns.append(ReplayedTurn(
+            self.turn_index, action.side, action.dice, action.play_text, position, after,
+            len(steps), dice_pips - used_pips if verdict.legal else 0,
+            sum(step.hit for step in steps), verdict.legal))
+        self.after_roll(action, after)
+        return after
+
+    def after_roll(self, action: Action, position: Position) -> None:
+        result = self.result
+        winner = position.winner()
+        if action.side == self.extra_roll_for:  # the last_roll option's final roll
+            self.extra_roll_for = None
+            if position.borne_off(action.side) == CHECKERS:
+                result.ending, result.winner, result.points, result.category = "draw", None, 0, None
+                return
+            winner = other(action.side)  # the finished side wins, judged on the final position
+        elif winner is None:
+            return
+        outcome: Outcome = game_outcome(self.rules, position, money=self.money)
+        result.ending, result.winner, result.points = "finish", winner, outcome.points
+        result.category = outcome.category
+        if self.rules.last_roll == "on" and winner == result.first_mover:
+            self.extra_roll_for = other(winner)
+
+    def check_opening(self, action: Action) -> None:
+        if action.dice is None or action.dice[0] != action.dice[1] or self.record.tags.get("Position"):
+            return
+        if self.rules.variant == "short":
+            self.finding(Finding("opening", "the opening roll of short nardy cannot be a double"), action)
+        elif self.rules.opening == "play":
+            self.finding(Finding("opening", "the opening dice are the first roll and cannot be a double",
+                                 self.rules.describe("opening")), action)
+
+    def on_double(self, action: Action, position: Position) -> Position:
+        rules = self.rules
+        if rules.cube == "off":
+            self.finding(Finding("cube", "the doubling cube is not used", rules.describe("cube")), action,
+                         turn=self.turn_index + 1)
+        elif self.crawford:
+            self.finding(Finding("cube", "no doubling in the Crawford game", rules.describe("crawford")),
+                         action, turn=self.turn_index + 1)
+        if action.side != position.turn:
+            self.finding(Finding("turn-order", f"{SIDE_NAMES[action.side]} doubled on "
+                                 f"{SIDE_NAMES[position.turn]}'s turn"), action, turn=self.turn_index + 1)
+        if position.cube_owner not in (None, action.side):
+            self.finding(Finding("cube", f"{SIDE_NAMES[action.side]} doubled without owning the cube"),
+                         action, turn=self.turn_index + 1)
+        if action.value is not None and action.value != 2 * position.cube_value:
+            self.finding(Finding("cube", f"the cube goes to {2 * position.cube_value}, not {action.value}"),
+                         action, turn=self.turn_index + 1)
+        self.pending_double = action.side
+        return position
+
+    def answer(self, action: Action) -> bool:
+        """Whether ``action`` answers a pending double of the other side (a finding if not)."""
+        if self.pending_double != other(action.side):
+            self.finding(Finding("cube", f"{SIDE_NAMES[action.side]} answered ({action.kind}) "
+                                 "no double"), action, turn=self.turn_index + 1)
+            return False
+        return True
+
+    def on_take(self, action: Action, position: Position) -> Position:
+        if self.answer(action):
+            self.pending_double = None
+            position = replace(position, cube_value=2 * position.cube_value, cube_owner=action.side)
+        return position
+
+    def on_beaver(self, action: Action, position: Position) -> Position:
+        if self.answer(action):
+            if not self.money:
+                self.finding(Finding("cube", "a beaver is allowed only in money play"), action,
+                             turn=self.turn_index + 1)
+            self.pending_double = None
+            position = replace(position, cube_value=4 * position.cube_value, cube_owner=action.side)
+        return position
+
+    def on_drop(self, action: Action, position: Position) -> Position:
+        if self.answer(action):
+            self.pending_double = None
+            result = self.result
+            result.ending, result.winner, result.points = "drop", other(action.side), position.cube_value
+        return position
+
+    def on_resign(self, action: Action, position: Position) -> Position:
+        result = self.result
+        result.ending, result.winner = "resign", other(action.side)
+        result.points = action.value
+        return position
+
+    # --- the declared result -------------------------------------------------------
+
+    def check_result(self) -> None:
+        result, record = self.result, self.record
+        final = result.final
+        if final is not None and result.category is None and result.winner is not None:
+            result.category = outcome_category(final, other(result.winner))
+        declared = record.result
+        termination = record.tags.get("Termination", "").strip().lower()
+        if declared is None or declared == "*":
+            if declared == "*" and result.ending in ("finish", "draw"):
+                self.result_finding(f"the game is over ({self.expected_text()}) but marked unfinished")
+            return
+        if declared == "1/2-1/2":
+            if result.ending != "draw":
+                self.result_finding(f"declared a draw but {self.expected_text()}")
+            return
+        match = _RESULT_RE.fullmatch(declared)
+        if not match:
+            self.result_finding(f"unreadable result {declared!r}: expected W-B points, 1/2-1/2 or *")
+            return
+        white, black = int(match.group(1)), int(match.group(2))
+        if (white == 0) == (black == 0):
+            self.result_finding(f"result {declared} names no single winner")
+            return
+        winner, points = (WHITE, white) if white else (BLACK, black)
+        if result.ending is None:
+            if termination in ("resign", "drop", "forfeit", "timeout", "time"):
+                result.ending, result.winner, result.points = termination, winner, points
+            else:
+                self.result_finding(f"declared {declared} but the game is not over "
+                                    "(no finish, drop or resignation recorded)")
+            return
+        if result.ending == "resign" and result.points is None:
+            result.points = points
+        if winner != result.winner or points != result.points:
+            self.result_finding(f"declared {declared} but {self.expected_text()}")
+
+    def expected_text(self) -> str:
+        result = self.result
+        if result.ending == "draw":
+            return "the last roll made it a draw (1/2-1/2)"
+        if result.winner is None:
+            return "the game is not over"
+        score = f"{result.points}-0" if result.winner == WHITE else f"0-{result.points}"
+        how = {"drop": "on a dropped double", "resign": "by resignation"}.get(
+            result.ending, f"with {result.category}")
+        return f"{SIDE_NAMES[result.winner]} won {how}: {score}"
+
+    def result_finding(self, message: str) -> None:
+        option = self.rules.describe("scoring") if self.result.ending == "finish" else None
+        self.result.findings.append(GameFinding("result", message, option, line=self.record.line,
+                                                action="result"))
+
+
+def replay(record: GameRecord, overrides: list[str] | tuple[str, ...] = (), *,
+           crawford: bool = False) -> GameReplay:
+    """Replay ``record`` under its rules (tags, then ``overrides``) and judge every action.
+
+    ``crawford`` says the game is a match's Crawford game (no doubling there
+    with ``crawford=on``).
+    """
+    try:
+        rules = game_rules(record, overrides)
+    except RulesError as error:
+        rules = Rules.preset(record.variant if record.variant in ("long", "short") else "long")
+        result = GameReplay(record, rules, complete=False)
+        result.findings.append(GameFinding("syntax", f"rules: {error}", line=record.line))
+        return result
+    replayer = _Replayer(record, rules, crawford and rules.crawford == "on")
+    for error in record.errors:
+        replayer.result.findings.append(GameFinding("syntax", error.message, line=error.line,
+                                                    column=error.column))
+    return replayer.run()
