@@ -346,16 +346,22 @@ class Engine:
                 for _ in range(move.count) for i in range(len(move.path) - 1)]
         dice_list = list(turn.sequences()[0])
         if len(legs) > len(dice_list):
-            return self._illegal(turn, legs, Finding(
+            return self._illegal(turn, self._physical(turn, legs), Finding(
                 "dice", f"{len(legs)} moves for a roll of {dice[0]}{dice[1]}"))
         search = _LegSearch(turn)
         resolved = search.run(turn.me, turn.opp, legs, dice_list)
         if resolved is None:
-            return self._illegal(turn, legs, search.failure or Finding(
-                "dice", f"the moves do not match the roll {dice[0]}{dice[1]}"))
+            # No order of the written moves is legal step by step, yet the play is legal if a
+            # legal play of these dice reaches the same position (GNU Backgammon's criterion).
+            physical = self._physical(turn, legs)
+            legal = turn.plays() if physical is not None else {}
+            if physical in legal:
+                return Verdict(Play(legal[physical], turn, physical), None, turn.position_after(*physical))
+            finding = search.failure or Finding("dice", f"the moves do not match the roll {dice[0]}{dice[1]}")
+            return self._illegal(turn, physical, finding)
         me, opp, steps = resolved
         if turn.block_turn and turn.illegal_block(me):
-            return self._illegal(turn, legs, Finding(
+            return self._illegal(turn, (me, opp), Finding(
                 "six-block", f"the play ends with six points in a row and no "
                 f"{SIDE_NAMES[other(turn.side)]} checker ahead", self.rules.describe("block")))
         play = Play(steps, turn, (me, opp))
@@ -372,26 +378,34 @@ class Engine:
             finding = Finding("higher-die", f"only one die can be played and the {max(dice)} must be")
         return Verdict(None, finding, play.position)
 
-    def _illegal(self, turn: _Turn, legs: list[tuple[int, int]], finding: Finding) -> Verdict:
+    @staticmethod
+    def _illegal(turn: _Turn, state: tuple[Board, Board] | None, finding: Finding) -> Verdict:
+        return Verdict(None, finding, None if state is None else turn.position_after(*state))
+
+    @staticmethod
+    def _physical(turn: _Turn, legs: list[tuple[int, int]]) -> tuple[Board, Board] | None:
+        """The boards after the written moves made as written, dice and rules aside;
+        None when a move cannot be made at all (no checker there, or the point is
+        occupied by the opponent beyond hitting)."""
         me, opp = list(turn.me), list(turn.opp)
         for src, dst in legs:
             if not me[src]:
-                return Verdict(None, finding, None)
+                return None
             if dst != OFF:
                 opp_point = turn.opposite[dst]
                 if opp[opp_point] > (0 if turn.long else 1):
-                    return Verdict(None, finding, None)
+                    return None
                 if opp[opp_point]:
                     opp[opp_point] -= 1
                     opp[BAR] += 1
             me[src] -= 1
             me[dst] += 1
-        return Verdict(None, finding, turn.position_after(tuple(me), tuple(opp)))
+        return tuple(me), tuple(opp)
 
 
 class _LegSearch:
     """Finds dice and an order that turn written legs into legal steps, remembering the
-    failure that got furthest when none does."""
+    failure that got furthest (in legs made) when none does."""
 
     def __init__(self, turn: _Turn) -> None:
         self.turn = turn
@@ -403,31 +417,31 @@ class _LegSearch:
             self.failure, self.failure_depth = finding, depth
 
     def run(self, me: Board, opp: Board, legs: list[tuple[int, int]], dice: list[int],
-            steps: tuple[Step, ...] = ()) -> tuple[Board, Board, tuple[Step, ...]] | None:
+            steps: tuple[Step, ...] = (), done: int = 0) -> tuple[Board, Board, tuple[Step, ...]] | None:
         if not legs:
             return me, opp, steps
         for index, (src, dst) in enumerate(legs):
             rest = legs[:index] + legs[index + 1:]
             paths = self._dice_paths(src, dst, dice)
             if not paths:
-                self._fail(self._dice_finding(src, dst, dice), len(steps))
-            for path in self._preferred(me, opp, src, path_list=paths):
-                result = self._walk(me, opp, src, path, steps)
+                self._fail(self._dice_finding(src, dst, dice), done)
+            for path in self._preferred(opp, src, paths):
+                result = self._walk(me, opp, src, path, steps, done)
                 if result is not None:
                     remaining = list(dice)
                     for die in path:
                         remaining.remove(die)
-                    found = self.run(result[0], result[1], rest, remaining, result[2])
+                    found = self.run(result[0], result[1], rest, remaining, result[2], done + 1)
                     if found is not None:
                         return found
         return None
 
     def _walk(self, me: Board, opp: Board, src: int, path: tuple[int, ...],
-              steps: tuple[Step, ...]) -> tuple[Board, Board, tuple[Step, ...]] | None:
+              steps: tuple[Step, ...], done: int) -> tuple[Board, Board, tuple[Step, ...]] | None:
         for die in path:
             result = self.turn.step(me, opp, src, die)
             if result.__class__ is int:
-                self._fail(self.turn.finding(result, src, die), len(steps))
+                self._fail(self.turn.finding(result, src, die), done)
                 return None
             me, opp, step = result
             steps += (step,)
@@ -456,7 +470,7 @@ class _LegSearch:
         extend((), dice, 0)
         return sorted(found, key=len)
 
-    def _preferred(self, me: Board, opp: Board, src: int, path_list: list[tuple[int, ...]]):
+    def _preferred(self, opp: Board, src: int, path_list: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
         """Paths that do not hit on the way first, as GNU Backgammon expands ``13/7``."""
         turn = self.turn
 
