@@ -13,6 +13,15 @@ class OutputError(Exception):
     """An output that must not or cannot be written; the message says what to do."""
 
 
+def _mode_for(target: str) -> int:
+    """The replaced file's mode, or what the umask gives a new file (temporary files are 0600)."""
+    if os.path.exists(target):
+        return os.stat(target).st_mode & 0o7777
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
 @contextmanager
 def atomic_output(path: str | None, *, force: bool = False, inputs: tuple[str, ...] = (),
                   newline: str | None = None) -> Iterator[TextIO]:
@@ -41,6 +50,7 @@ def atomic_output(path: str | None, *, force: bool = False, inputs: tuple[str, .
     try:
         with handle:
             yield handle
+        os.chmod(handle.name, _mode_for(target))
         os.replace(handle.name, target)
     except BaseException:
         if os.path.exists(handle.name):

@@ -100,7 +100,8 @@ class GameRecord:
     Tags use NTN names (``Event``, ``White``, ``Variant``, ``Rules``,
     ``Result``, ``MatchLength``, ``Game``, ``Score``...); a reader keeps every
     tag it finds, in order. ``result`` is the result token as written
-    (``2-0``, ``1/2-1/2``, ``*``) or None when the record has none.
+    (``2-0``, ``1/2-1/2``, ``*``) or None when the record has none;
+    ``result_line``/``result_column`` locate it (0 when the notation cannot).
     """
 
     tags: dict[str, str] = field(default_factory=dict)
@@ -110,6 +111,8 @@ class GameRecord:
     errors: list[RecordError] = field(default_factory=list)
     source: str = ""
     line: int = 0
+    result_line: int = 0
+    result_column: int = 0
 
     @property
     def variant(self) -> str:

@@ -103,7 +103,7 @@ class _Replayer:
         self.crawford = crawford
         self.money = record.tags.get("MatchLength", "0").strip() in ("", "0")
         self.turn_index = 0
-        self.row = 0
+        self.cell: tuple[int, int] = (0, 1)  # (row, column) of the last action; 0 = White's column
         self.pending_double: str | None = None
         self.extra_roll_for: str | None = None  # last_roll: the side owed one final roll
 
@@ -132,6 +132,7 @@ class _Replayer:
             if self.is_over() and not (action.kind == "roll" and action.side == self.extra_roll_for):
                 self.finding(Finding("after-end", f"the game was already over ({result.ending})"), action)
                 continue
+            self.check_number(action)
             handler = getattr(self, f"on_{action.kind}", None)
             if handler is None:
                 self.finding(Finding("syntax", f"unknown action {action.kind!r}"), action)
@@ -162,6 +163,19 @@ class _Replayer:
             return None
         return position
 
+    def check_number(self, action: Action) -> None:
+        """Actions fill the cells of numbered rows, White's column then Black's, as in NTN
+        and MAT; a written move number must be the row of its action's cell."""
+        row, column = self.cell
+        wanted = 0 if action.side == WHITE else 1
+        row, column = (row, 1) if column == 0 else (row + 1, 0)
+        if column != wanted:
+            row, column = (row, 1) if column == 0 else (row + 1, 0)
+        self.cell = (row, column)
+        if action.number is not None and action.number != row:
+            self.finding(Finding("turn-order", f"move number {action.number} where {row} was expected"), action,
+                         turn=self.turn_index + 1)
+
     def is_over(self) -> bool:
         return self.result.ending is not None
 
@@ -170,11 +184,6 @@ class _Replayer:
     def on_roll(self, action: Action, position: Position) -> Position | None:
         self.turn_index += 1
         result = self.result
-        if action.side == WHITE or self.row == 0:
-            self.row += 1
-        if action.number is not None and action.number != self.row:
-            self.finding(Finding("turn-order", f"move number {action.number} where {self.row} was expected"),
-                         action)
         if self.pending_double:
             self.finding(Finding("cube", f"{SIDE_NAMES[other(self.pending_double)]} rolled without "
                                  "answering the double"), action)
@@ -192,13 +201,13 @@ class _Replayer:
         if action.moves is None:  # rolled, then resigned: nothing to judge
             return position
         verdict = self.engine.check(position, action.dice, action.moves)
+        after = verdict.position
+        if verdict.finding and after is None:
+            stop = f"{verdict.finding.message}; the replay stops here: the recorded play cannot be made on the board"
+            self.finding(replace(verdict.finding, message=stop), action)
+            return None
         if verdict.finding:
             self.finding(verdict.finding, action)
-        after = verdict.position
-        if after is None:
-            self.finding(Finding(verdict.finding.code, "the replay stops here: the recorded play cannot "
-                                 "be made on the board"), action)
-            return None
         steps = verdict.play.steps if verdict.play else ()
         used_pips = sum(step.die for step in steps)
         dice_pips = sum(action.dice) * (2 if action.dice[0] == action.dice[1] else 1)
@@ -342,8 +351,10 @@ class _Replayer:
 
     def result_finding(self, message: str) -> None:
         option = self.rules.describe("scoring") if self.result.ending == "finish" else None
-        self.result.findings.append(GameFinding("result", message, option, line=self.record.line,
-                                                action="result"))
+        record = self.record
+        line = record.result_line or (record.actions[-1].line if record.actions else 0) or record.line
+        self.result.findings.append(GameFinding("result", message, option, line=line,
+                                                column=record.result_column or 1, action="result"))
 
 
 def replay(record: GameRecord, overrides: list[str] | tuple[str, ...] = (), *,
