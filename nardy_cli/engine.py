@@ -9,6 +9,7 @@ doubles never explode into permutations.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import NamedTuple
 
 from .position import CHECKERS, Board, Position, opposite_point
@@ -344,7 +345,7 @@ class Engine:
         turn = _Turn(self.rules, position, dice)
         legs = [(move.path[i], move.path[i + 1]) for move in moves
                 for _ in range(move.count) for i in range(len(move.path) - 1)]
-        dice_list = list(turn.sequences()[0])
+        dice_list = turn.sequences()[0]
         if len(legs) > len(dice_list):
             return self._illegal(turn, self._physical(turn, legs), Finding(
                 "dice", f"{len(legs)} moves for a roll of {dice[0]}{dice[1]}"))
@@ -403,6 +404,24 @@ class Engine:
         return tuple(me), tuple(opp)
 
 
+@lru_cache(maxsize=4096)
+def _dice_paths(distance: int, to_off: bool, dice: tuple[int, ...]) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """Orders of dice that carry a checker exactly ``distance`` points (or, bearing off,
+    past the edge on the last die), fewest dice first, each with the dice left over."""
+    found: dict[tuple[int, ...], tuple[int, ...]] = {}
+
+    def extend(path: tuple[int, ...], left: tuple[int, ...], travelled: int) -> None:
+        for i, die in enumerate(left):
+            total, candidate, rest = travelled + die, path + (die,), left[:i] + left[i + 1:]
+            if total == distance or (to_off and total > distance):
+                found.setdefault(candidate, rest)
+            elif total < distance:
+                extend(candidate, rest, total)
+
+    extend((), dice, 0)
+    return sorted(found.items(), key=lambda entry: len(entry[0]))
+
+
 class _LegSearch:
     """Finds dice and an order that turn written legs into legal steps, remembering the
     failure that got furthest (in legs made) when none does."""
@@ -416,21 +435,20 @@ class _LegSearch:
         if depth > self.failure_depth:
             self.failure, self.failure_depth = finding, depth
 
-    def run(self, me: Board, opp: Board, legs: list[tuple[int, int]], dice: list[int],
+    def run(self, me: Board, opp: Board, legs: list[tuple[int, int]], dice: tuple[int, ...],
             steps: tuple[Step, ...] = (), done: int = 0) -> tuple[Board, Board, tuple[Step, ...]] | None:
         if not legs:
             return me, opp, steps
         for index, (src, dst) in enumerate(legs):
             rest = legs[:index] + legs[index + 1:]
-            paths = self._dice_paths(src, dst, dice)
+            paths = _dice_paths(src - dst, dst == OFF, dice)
             if not paths:
                 self._fail(self._dice_finding(src, dst, dice), done)
-            for path in self._preferred(opp, src, paths):
+            elif len(paths) > 1:
+                paths = self._preferred(opp, src, paths)
+            for path, remaining in paths:
                 result = self._walk(me, opp, src, path, steps, done)
                 if result is not None:
-                    remaining = list(dice)
-                    for die in path:
-                        remaining.remove(die)
                     found = self.run(result[0], result[1], rest, remaining, result[2], done + 1)
                     if found is not None:
                         return found
@@ -448,43 +466,21 @@ class _LegSearch:
             src = step.dst
         return me, opp, steps
 
-    @staticmethod
-    def _dice_paths(src: int, dst: int, dice: list[int]) -> list[tuple[int, ...]]:
-        """Orders of dice that take a checker from ``src`` exactly to ``dst``
-        (or past 0 on the last die when bearing off), fewest dice first."""
-        distance = src - dst
-        found: list[tuple[int, ...]] = []
-        seen: set[tuple[int, ...]] = set()
-
-        def extend(path: tuple[int, ...], left: list[int], travelled: int) -> None:
-            for i, die in enumerate(left):
-                total = travelled + die
-                candidate = path + (die,)
-                if total == distance or (dst == OFF and total > distance):
-                    if candidate not in seen:
-                        seen.add(candidate)
-                        found.append(candidate)
-                elif total < distance:
-                    extend(candidate, left[:i] + left[i + 1:], total)
-
-        extend((), dice, 0)
-        return sorted(found, key=len)
-
-    def _preferred(self, opp: Board, src: int, path_list: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
+    def _preferred(self, opp: Board, src: int, paths: list) -> list:
         """Paths that do not hit on the way first, as GNU Backgammon expands ``13/7``."""
-        turn = self.turn
+        opposite = self.turn.opposite
 
         def hits_on_the_way(path: tuple[int, ...]) -> bool:
             point = src
             for die in path[:-1]:
                 point -= die
-                if point > 0 and opp[turn.opposite[point]] == 1:
+                if point > 0 and opp[opposite[point]] == 1:
                     return True
             return False
 
-        return sorted(path_list, key=lambda p: (len(p), hits_on_the_way(p)))
+        return sorted(paths, key=lambda entry: (len(entry[0]), hits_on_the_way(entry[0])))
 
-    def _dice_finding(self, src: int, dst: int, dice: list[int]) -> Finding:
+    def _dice_finding(self, src: int, dst: int, dice: tuple[int, ...]) -> Finding:
         left = "no dice" if not dice else "/".join(map(str, dice))
         return Finding("dice", f"{point_name(src)}/{point_name(dst)} cannot be played "
                        f"with the dice left ({left}) of the roll {self.turn.dice[0]}{self.turn.dice[1]}")
