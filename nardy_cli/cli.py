@@ -129,7 +129,7 @@ def _play_order(steps: tuple) -> tuple:
 @click.option("--games", type=click.IntRange(min=1), default=10, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True, help="Same seed, same games.")
 @click.option("--bot", type=click.Choice(BOTS), default="greedy", show_default=True)
-@click.option("--to", "output_format", type=click.Choice(["ntn", "jsonl", "mat"]), default="ntn",
+@click.option("--to", "output_format", type=click.Choice(notations.TARGETS), default="ntn",
               show_default=True, help="Notation to write.")
 @rule_option
 @output_options
@@ -139,8 +139,42 @@ def generate_command(variant: str, games: int, seed: int, bot: str, output_forma
     """Self-played games, legal by construction, for samples and benchmarks."""
     game_rules = Rules.preset(variant).with_options(list(rules))
     with atomic_output(output, force=force) as out:
-        for warning in notations.notation(output_format).write_games(generate(game_rules, games, seed, bot), out):
+        for warning in notations.writer(output_format)(generate(game_rules, games, seed, bot), out):
             click.echo(f"warning: {warning}", err=True)
+
+
+@cli.command()
+@input_options
+@click.option("--to", "output_format", type=click.Choice(notations.TARGETS), required=True,
+              help="The notation to write.")
+@output_options
+@usage_errors
+def convert(paths: tuple[str, ...], input_format: str | None, encoding: str | None, pattern: str | None,
+            output_format: str, output: str | None, force: bool) -> None:
+    """Convert the games of every PATH into one output in another notation.
+
+    Every game is carried over whole where the target can express it; what it
+    cannot (comments in CSV, a set-up position in MAT...) is named in a warning.
+    """
+    unreadable = 0
+
+    def input_error(message: str) -> None:
+        nonlocal unreadable
+        unreadable += 1
+        click.echo(f"error: {message}", err=True)
+
+    def records():
+        for game in iter_games(paths, fmt=input_format, encoding=encoding, pattern=pattern, on_error=input_error):
+            for error in game.record.errors:
+                click.echo(f"warning: {game.source}:{error}: game {game.index} is converted as far as it "
+                           "could be read", err=True)
+            yield game.record
+
+    with atomic_output(output, force=force, inputs=paths) as out:
+        warnings = notations.writer(output_format)(records(), out)
+    for warning in warnings:
+        click.echo(f"warning: {warning}", err=True)
+    sys.exit(EXIT_INPUT if unreadable else 0)
 
 
 @cli.command()

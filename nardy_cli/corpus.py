@@ -31,22 +31,22 @@ class CrawfordTracker:
 
     def is_crawford(self, source: str, record: GameRecord) -> bool:
         tags = record.tags
-        explicit = tags.get("CrawfordGame", "").lower()
-        if explicit in ("yes", "true", "1"):
-            return True
-        try:
-            length = int(tags.get("MatchLength", "0"))
-            white, black = (int(x) for x in tags.get("Score", "").split("-"))
-        except ValueError:
-            return False
-        if length <= 1:
-            return False
-        key = (source, tags.get("MatchID", ""), tags.get("White", ""), tags.get("Black", ""), str(length))
-        at_match_point = length - 1 in (white, black) and max(white, black) < length
-        if not at_match_point or self._matches.get(key):
-            return False
-        self._matches[key] = True
-        return True
+        key = (source, tags.get("MatchID", ""), tags.get("White", ""), tags.get("Black", ""),
+               tags.get("MatchLength", ""))
+        explicit = tags.get("Crawford", "").strip().lower()
+        if explicit in ("yes", "true", "no", "false"):
+            crawford = explicit in ("yes", "true")
+        else:
+            try:
+                length = int(tags.get("MatchLength", "0"))
+                white, black = (int(x) for x in tags.get("Score", "").split("-"))
+            except ValueError:
+                return False
+            crawford = length > 1 and length - 1 in (white, black) and max(white, black) < length \
+                and not self._matches.get(key)
+        if crawford:
+            self._matches[key] = True
+        return crawford
 
 
 def read_source(source: Source, fmt: str | None = None, encoding: str | None = None) -> Iterator[GameRecord]:

@@ -163,11 +163,11 @@ def parse_play(text: str) -> tuple[Move, ...]:
 
     Raises :class:`PlaySyntaxError` with the offset of the first bad token.
     """
+    if text.strip() == "-":
+        return ()
     moves: list[Move] = []
     for token in re.finditer(r"\S+", text):
         word, start = token.group(), token.start()
-        if word == "-" and len(text.split()) == 1:
-            return ()
         match = _MOVE_RE.fullmatch(word)
         if not match:
             raise PlaySyntaxError(f"expected a move like 24/18 or 6/off(2), found {word!r}", start)

@@ -36,8 +36,9 @@ class GameFinding:
 
 @dataclass(frozen=True)
 class ReplayedTurn:
-    """One roll of the game as replayed."""
+    """One roll of the game as replayed; ``action`` is its 0-based index in the record's actions."""
 
+    action: int
     turn: int
     side: str
     dice: tuple[int, int]
@@ -103,6 +104,7 @@ class _Replayer:
         self.crawford = crawford
         self.money = record.tags.get("MatchLength", "0").strip() in ("", "0")
         self.turn_index = 0
+        self.action_index = 0
         self.cell: tuple[int, int] = (0, 1)  # (row, column) of the last action; 0 = White's column
         self.pending_double: str | None = None
         self.extra_roll_for: str | None = None  # last_roll: the side owed one final roll
@@ -128,7 +130,7 @@ class _Replayer:
             result.complete = False
             return result
         result.start = position
-        for action in record.actions:
+        for self.action_index, action in enumerate(record.actions):
             if self.is_over() and not (action.kind == "roll" and action.side == self.extra_roll_for):
                 self.finding(Finding("after-end", f"the game was already over ({result.ending})"), action)
                 continue
@@ -212,7 +214,7 @@ class _Replayer:
         used_pips = sum(step.die for step in steps)
         dice_pips = sum(action.dice) * (2 if action.dice[0] == action.dice[1] else 1)
         result.turns.append(ReplayedTurn(
-            self.turn_index, action.side, action.dice, action.play_text, position, after,
+            self.action_index, self.turn_index, action.side, action.dice, action.play_text, position, after,
             len(steps), dice_pips - used_pips if verdict.legal else 0,
             sum(step.hit for step in steps), verdict.legal))
         self.after_roll(action, after)
@@ -335,8 +337,20 @@ class _Replayer:
             return
         if result.ending == "resign" and result.points is None:
             result.points = points
-        if winner != result.winner or points != result.points:
+        if winner != result.winner or points not in (result.points, self.capped(winner, result.points)):
             self.result_finding(f"declared {declared} but {self.expected_text()}")
+
+    def capped(self, winner: str, points: int | None) -> int | None:
+        """The points a match game can add to the winner's score: servers write no more than
+        the winner needed to win the match (Backgammon Galaxy does)."""
+        try:
+            length = int(self.record.tags.get("MatchLength", "0"))
+            scores = dict(zip((WHITE, BLACK), (int(x) for x in self.record.tags["Score"].split("-"))))
+        except (KeyError, ValueError):
+            return points
+        if length <= 0 or points is None:
+            return points
+        return min(points, length - scores[winner])
 
     def expected_text(self) -> str:
         result = self.result

@@ -8,11 +8,16 @@ what the notation could not express).
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable, Iterable
 from types import ModuleType
+from typing import TextIO
+
+from ..record import GameRecord
 
 # Sniffing order: the most distinctive first (MAT files are .txt too).
 NAMES = ("ntn", "sgf", "jsonl", "mat")
 WRITE_ONLY = ("csv",)
+TARGETS = ("ntn", "mat", "sgf", "json", "jsonl", "csv")
 
 
 class UnknownFormat(ValueError):
@@ -25,6 +30,11 @@ def notation(name: str) -> ModuleType:
     if name not in NAMES + WRITE_ONLY:
         raise UnknownFormat(f"unknown format {name!r}: expected one of {', '.join(NAMES + WRITE_ONLY)}")
     return importlib.import_module(f"{__name__}.{name}")
+
+
+def writer(name: str) -> Callable[[Iterable[GameRecord], TextIO], list[str]]:
+    """The function writing notation ``name``; ``json`` is one JSON array, ``jsonl`` a game per line."""
+    return notation("jsonl").write_array if name == "json" else notation(name).write_games
 
 
 def by_extension(filename: str) -> str | None:

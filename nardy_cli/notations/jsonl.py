@@ -146,3 +146,12 @@ def write_games(games: Iterable[GameRecord], out: TextIO) -> list[str]:
     for game in games:
         out.write(json.dumps(game_to_dict(game), ensure_ascii=False) + "\n")
     return []
+
+
+def write_array(games: Iterable[GameRecord], out: TextIO) -> list[str]:
+    """A JSON document: an array of game objects, written as a stream."""
+    out.write("[")
+    for index, game in enumerate(games):
+        out.write(("," if index else "") + "\n" + json.dumps(game_to_dict(game), ensure_ascii=False, indent=2))
+    out.write("\n]\n")
+    return []

@@ -1,0 +1,598 @@
+"""Jellyfish ``.mat`` match files, as written by GNU Backgammon, eXtreme Gammon,
+Backgammon Galaxy and Backgammon Studio (user documentation: formats/mat.md).
+
+A file holds ``; [Key "value"]`` headers, an ``N point match`` line, then games::
+
+     Game 1
+     lasse : 0                       underdog : 0
+      1) 41: 13/9 24/23              51: 13/8 24/23
+      2)  Doubles => 2                Drops
+          Wins 1 point
+
+The left column is White, the right column Black. Cells are split where GNU
+Backgammon splits them, so a file this module reads the same way gnubg does.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import TextIO
+
+from ..position import CHECKERS
+from ..record import (
+    BLACK,
+    OFF,
+    SIDE_NAMES,
+    WHITE,
+    Action,
+    GameRecord,
+    PlaySyntaxError,
+    RecordError,
+    other,
+    parse_play,
+)
+
+NAME = "mat"
+EXTENSIONS = (".mat", ".txt")
+
+# --- the lines of a file ----------------------------------------------------------
+
+_HEADER_RE = re.compile(r'\s*;\s*\[\s*(?P<key>\w[^"\]]*?)\s+"(?P<value>.*)"\s*\]\s*')
+_MATCH_RE = re.compile(r"\s*(?P<length>\d+)\s+point\s+match\s*", re.IGNORECASE)
+_GAME_RE = re.compile(r"\s*Game\s+(?P<number>\d+)\s*", re.IGNORECASE)
+_SCORE_RE = re.compile(r"\s*(?P<white>.*?)\s*:\s*(?P<ws>\d+)\s+(?P<black>.*?)\s*:\s*(?P<bs>\d+)\s*")
+_RATED_NAME_RE = re.compile(r"(?P<name>.*?),(?P<rating>\d+(?:\.\d+)?)")
+_NUMBERED_RE = re.compile(r"\s*(?P<number>\d+)\)")
+_ROLL_RE = re.compile(r"(?P<d1>[1-6])(?P<d2>[1-6]):\s*(?P<play>.*)")
+_DICE_LIKE_RE = re.compile(r"(?P<dice>\S{1,4}):")
+_DOUBLE_RE = re.compile(r"(?P<word>doubles|beavers)(?:\s*=>\s*(?P<value>\d+))?", re.IGNORECASE)
+_ANSWER_RE = re.compile(r"takes|drops", re.IGNORECASE)
+_OUTCOME_RE = re.compile(r"(?P<word>wins|losses)\s+(?P<points>\d+)\s+points?(?:\s+and\s+the\s+match)?", re.IGNORECASE)
+_CANNOT_MOVE_RE = re.compile(r"cannot\s+move", re.IGNORECASE)
+_UNRECORDED_RE = re.compile(r"\?+")
+_PAIR_RE = re.compile(r"(?P<white>\d+)-(?P<black>\d+)")  # a result or a score, White first
+
+_CUBE_KINDS = {"doubles": "double", "beavers": "beaver", "takes": "take", "drops": "drop"}
+_CELL_EXPECTED = "a roll like '63: 24/18 13/10', 'Doubles => 2', 'Takes', 'Drops', 'Beavers' or 'Wins 1 point'"
+
+
+# --- headers <-> tags: the one table both directions use ------------------------
+
+HEADER_TAGS: tuple[tuple[str, str], ...] = (
+    ("Site", "Site"),
+    ("Event", "Event"),
+    ("Round", "Round"),
+    ("EventDate", "Date"),
+    ("EventTime", "Time"),
+    ("Match ID", "MatchID"),
+    ("Player 1", "White"),
+    ("Player 2", "Black"),
+    ("Player 1 Elo", "WhiteElo"),
+    ("Player 2 Elo", "BlackElo"),
+    ("Variation", "Variant"),
+    ("Crawford", "CrawfordRule"),
+)
+"""Known MAT header keys and their tag names; any other key becomes a tag by losing all but letters, digits, ``_``."""
+
+VARIATIONS: tuple[tuple[str, str], ...] = (("Backgammon", "short"), ("LongNardy", "long"))
+"""``Variation`` header values and the ``Variant`` tag values they stand for."""
+
+_TAG_OF_KEY = dict(HEADER_TAGS)
+_KEY_OF_TAG = {tag: key for key, tag in HEADER_TAGS}
+_VARIANT_OF_VARIATION = {variation.lower(): variant for variation, variant in VARIATIONS}
+_VARIATION_OF_VARIANT = {variant: variation for variation, variant in VARIATIONS}
+
+GAME_TAGS = ("MatchLength", "Game", "Score", "WhiteRating", "BlackRating", "Crawford", "Termination", "Result")
+"""Tags the layout itself carries (match line, game line, score line, result); never headers."""
+UNWRITABLE_TAGS = ("Position",)
+"""Tags MAT cannot express: every MAT game starts from the standard position."""
+
+
+def _tag_of_header(key: str, value: str) -> tuple[str, str]:
+    tag = _TAG_OF_KEY.get(key, re.sub(r"\W", "", key))
+    if tag == "Variant":
+        value = _VARIANT_OF_VARIATION.get(value.lower(), value)
+    return tag, value
+
+
+def _header_of_tag(tag: str, value: str) -> tuple[str, str]:
+    if tag == "Variant":
+        value = _VARIATION_OF_VARIANT.get(value, value)
+    return _KEY_OF_TAG.get(tag, tag), value
+
+
+def _rating_from_elo(elo: str | None) -> str | None:
+    """The rating part of an Elo header such as ``1600.00/0`` (rating/experience)."""
+    rating = (elo or "").split("/", 1)[0].strip()
+    return rating or None
+
+
+def _split_rating(name: str) -> tuple[str, str | None]:
+    """A score-line name and its rating: ``Bob,1500`` is (``Bob``, ``1500``), as GamesGrid wrote them."""
+    rated = _RATED_NAME_RE.fullmatch(name)
+    return (rated["name"], rated["rating"]) if rated else (name, None)
+
+
+def _with_players(tags: dict[str, str], names: tuple[str, str]) -> tuple[dict[str, str], dict[str, str]]:
+    """``tags`` with White and Black from the score line's names, and the players' rating tags.
+
+    When the headers name the players the other way round (eXtreme Gammon's
+    ``Player 1`` is the right-hand column), every White/Black header tag is swapped.
+    """
+    (white, white_rating), (black, black_rating) = (_split_rating(name) for name in names)
+    headers_reversed = (tags.get("White"), tags.get("Black")) == (black, white) and white != black
+    if headers_reversed:
+        tags = _swap_sides(tags)
+    tags["White"], tags["Black"] = white, black
+    ratings = {}
+    for side, rating in (("White", white_rating), ("Black", black_rating)):
+        rating = rating or _rating_from_elo(tags.get(side + "Elo"))
+        if rating:
+            ratings[side + "Rating"] = rating
+    return tags, ratings
+
+
+def _swap_sides(tags: dict[str, str]) -> dict[str, str]:
+    """The tags with every White… and Black… name exchanged, order kept."""
+
+    def swapped(tag: str) -> str:
+        for mine, theirs in (("White", "Black"), ("Black", "White")):
+            if tag.startswith(mine):
+                return theirs + tag[len(mine):]
+        return tag
+
+    return {swapped(tag): value for tag, value in tags.items()}
+
+
+def sniff(head: str) -> bool:
+    """True when ``head`` (the start of a decoded file) looks like a MAT match file."""
+    lines = head.lstrip("\ufeff").splitlines()
+    if any(_MATCH_RE.fullmatch(line) for line in lines):
+        return True
+    has_game = any(_GAME_RE.fullmatch(line) for line in lines)
+    return has_game and any(_NUMBERED_RE.match(line) and _ROLL_RE.search(line) for line in lines)
+
+
+def _split_cells(text: str) -> tuple[tuple[int, str], tuple[int, str] | None]:
+    """Split a move line into its left and right cells, each as (start offset, text).
+
+    As GNU Backgammon does: when the line holds two ``:``, the right cell starts
+    two characters before the second; otherwise at the first double space at or
+    after column 16. The left cell starts after a leading ``N)``.
+    """
+    left_end, right_start = len(text), None
+    first = text.find(":")
+    second = text.find(":", first + 1) if first >= 0 else -1
+    if second > 3:
+        left_end, right_start = second - 3, second - 2
+    elif len(text) > 15 and (gap := text.find("  ", 15)) >= 0:
+        left_end, right_start = gap, gap + 1
+    numbered = _NUMBERED_RE.match(text)
+    left_start = numbered.end() if numbered and numbered.end() <= left_end else 0
+    left = (left_start, text[left_start:left_end])
+    return left, (right_start, text[right_start:]) if right_start is not None else None
+
+
+@dataclass
+class _Outcome:
+    """A ``Wins N point(s)`` or ``Losses N point(s)`` cell, as the winner it names."""
+
+    winner: str
+    points: int
+    line: int
+    column: int
+
+
+@dataclass
+class _GameBuilder:
+    """One game while its lines are read."""
+
+    record: GameRecord
+    number: str
+    score_line_seen: bool = False
+    names: tuple[str, str] | None = None
+    score: tuple[int, int] | None = None
+    outcomes: list[_Outcome] = field(default_factory=list)
+
+    def error(self, line: int, column: int, message: str) -> None:
+        self.record.errors.append(RecordError(line, column, message))
+
+    def read_score_line(self, line: int, text: str) -> bool:
+        """Take the names and scores; False (and an error) when ``text`` is no score line."""
+        self.score_line_seen = True
+        match = _SCORE_RE.fullmatch(text)
+        if not match:
+            self.error(line, 1, f"expected the score line 'name : score   name : score' after ' Game {self.number}', "
+                                f"found {text.strip()!r}")
+            return False
+        self.names = (match["white"], match["black"])
+        self.score = (int(match["ws"]), int(match["bs"]))
+        return True
+
+    def read_move_line(self, line: int, text: str) -> None:
+        numbered = _NUMBERED_RE.match(text)
+        number = int(numbered["number"]) if numbered else None
+        left, right = _split_cells(text)
+        for side, cell in ((WHITE, left), (BLACK, right)):
+            if cell is None or not cell[1].strip():
+                continue
+            start, body = cell
+            column = start + len(body) - len(body.lstrip()) + 1
+            self.read_cell(side, body.strip(), number, line, column)
+
+    def read_cell(self, side: str, cell: str, number: int | None, line: int, column: int) -> None:
+        outcome = _OUTCOME_RE.fullmatch(cell)
+        if outcome:
+            won = outcome["word"].lower() == "wins"
+            self.outcomes.append(_Outcome(side if won else other(side), int(outcome["points"]), line, column))
+            return
+        action = self.parse_action(side, cell, line, column)
+        if action is None:
+            return
+        if self.outcomes:
+            self.error(line, column, f"expected nothing after the result {self.outcomes[0].points} point(s), "
+                                     f"found {cell!r}")
+            return
+        action.number = number
+        actions = self.record.actions
+        if action.kind == "roll" and actions and actions[-1].kind == "beaver":
+            # MAT writes no take after a beaver: the doubler's next roll is it
+            actions.append(Action(side=action.side, kind="take", line=line, column=column))
+        actions.append(action)
+
+    def parse_action(self, side: str, cell: str, line: int, column: int) -> Action | None:
+        """The action a cell holds, or None after recording an error."""
+        action = Action(side=side, line=line, column=column)
+        roll = _ROLL_RE.fullmatch(cell)
+        if roll:
+            action.dice = (int(roll["d1"]), int(roll["d2"]))
+            play = roll["play"]
+            if _UNRECORDED_RE.fullmatch(play):
+                return action  # rolled, then resigned: the play stays None
+            try:
+                action.moves = () if not play or _CANNOT_MOVE_RE.fullmatch(play) else parse_play(play)
+            except PlaySyntaxError as exc:
+                self.error(line, column + roll.start("play") + exc.offset, str(exc))
+                return None
+            return action
+        cube = _DOUBLE_RE.fullmatch(cell)
+        if cube:
+            action.kind = _CUBE_KINDS[cube["word"].lower()]
+            action.value = int(cube["value"]) if cube["value"] else None
+            return action
+        if _ANSWER_RE.fullmatch(cell):
+            action.kind = _CUBE_KINDS[cell.lower()]
+            return action
+        dice_like = _DICE_LIKE_RE.match(cell)
+        if dice_like:
+            self.error(line, column, f"expected two dice 1-6 before ':', found {dice_like['dice']!r}")
+        else:
+            self.error(line, column, f"expected {_CELL_EXPECTED}, found {cell!r}")
+        return None
+
+    def finish(self, headers: dict[str, str], match_length: str | None, comments: list[str],
+               crawford_played: bool) -> GameRecord:
+        """The finished record: header tags, then the tags of the layout, the result and how the game ended."""
+        tags = dict(headers)
+        tags.setdefault("Variant", "short")
+        ratings: dict[str, str] = {}
+        if self.names:
+            tags, ratings = _with_players(tags, self.names)
+        if match_length is not None:
+            tags["MatchLength"] = match_length
+        tags["Game"] = self.number
+        tags.update(ratings)
+        if self.score:
+            tags["Score"] = f"{self.score[0]}-{self.score[1]}"
+            if not crawford_played and _is_crawford_game(self.score, match_length, tags.get("CrawfordRule")):
+                tags["Crawford"] = "yes"
+        if self.outcomes:
+            self._settle_result(tags)
+        self.record.tags = tags
+        self.record.comments[:0] = comments
+        return self.record
+
+    def _settle_result(self, tags: dict[str, str]) -> None:
+        decisive = self.outcomes[0]
+        for outcome in self.outcomes[1:]:
+            if (outcome.winner, outcome.points) != (decisive.winner, decisive.points):
+                self.error(outcome.line, outcome.column,
+                           f"expected the result stated on line {decisive.line}, found a different one")
+        points = decisive.points
+        self.record.result = f"{points}-0" if decisive.winner == WHITE else f"0-{points}"
+        termination = _termination_of(self.record.actions, decisive.winner)
+        if termination:
+            tags["Termination"] = termination
+        if termination == "resign":
+            self.record.actions.append(Action(side=other(decisive.winner), kind="resign", value=points,
+                                              line=decisive.line, column=decisive.column))
+
+
+def _is_crawford_game(score: tuple[int, int], match_length: str | None, rule: str | None) -> bool:
+    """True when, the Crawford game not yet played, one side (only) is a point from winning the match.
+
+    MAT does not mark the Crawford game; GNU Backgammon infers it this way too.
+    """
+    needed = int(match_length or 0) - 1
+    return needed > 0 and (rule or "on").lower() != "off" and (score[0] == needed) != (score[1] == needed)
+
+
+def _termination_of(actions: list[Action], winner: str) -> str | None:
+    """How a game the record gives to ``winner`` ended, as far as its text tells.
+
+    ``drop`` when the last action is a dropped double, None when the winner's
+    plays bear off all 15 checkers, otherwise ``resign``.
+    """
+    played = [action for action in actions if action.kind != "resign"]
+    if played and played[-1].kind == "drop":
+        return "drop"
+    borne_off = sum(move.count for action in played if action.side == winner and action.moves
+                    for move in action.moves if move.path[-1] == OFF)
+    return None if borne_off >= CHECKERS else "resign"
+
+
+class _MatchReader:
+    """The state of a file being read: the match headers and the game in progress."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.headers: dict[str, str] = {}
+        self.match_length: str | None = None
+        self.comments: list[str] = []
+        self.stray_errors: list[RecordError] = []
+        self.game: _GameBuilder | None = None
+        self.games_read = 0
+        self.crawford_played = False
+
+    def feed(self, line: int, raw: str) -> Iterator[GameRecord]:
+        text = raw.rstrip("\r\n")
+        if line == 1:
+            text = text.removeprefix("\ufeff")
+        if not text.strip():
+            return
+        header = _HEADER_RE.fullmatch(text)
+        match_line = _MATCH_RE.fullmatch(text)
+        game_line = _GAME_RE.fullmatch(text)
+        if (header or match_line) and self.game:
+            yield self.finish_game()
+            self.headers, self.match_length, self.comments, self.crawford_played = {}, None, [], False
+        if header:
+            tag, value = _tag_of_header(header["key"], header["value"])
+            self.headers[tag] = value
+        elif match_line:
+            self.match_length = str(int(match_line["length"]))
+        elif text.lstrip().startswith((";", "#")):
+            comment = text.lstrip()[1:].strip()
+            (self.game.record.comments if self.game else self.comments).append(comment)
+        elif game_line:
+            if self.game:
+                yield self.finish_game()
+            self.start_game(line, game_line["number"])
+        elif self.game is None:
+            self.stray_errors.append(RecordError(line, 1, "expected a header '; [Key \"value\"]', "
+                                                          f"'N point match' or ' Game N', found {text.strip()!r}"))
+        elif self.game.score_line_seen:
+            self.game.read_move_line(line, text)
+        elif not self.game.read_score_line(line, text) and _NUMBERED_RE.match(text):
+            self.game.read_move_line(line, text)
+
+    def start_game(self, line: int, number: str) -> None:
+        record = GameRecord(source=self.source, line=line)
+        if self.match_length is None:
+            record.errors.append(RecordError(line, 1, f"expected 'N point match' before ' Game {number}', found none"))
+        self.game = _GameBuilder(record, str(int(number)))
+
+    def finish_game(self) -> GameRecord:
+        assert self.game is not None
+        record = self.game.finish(self.headers, self.match_length, list(self.comments), self.crawford_played)
+        self.crawford_played = self.crawford_played or "Crawford" in record.tags
+        record.errors[:0] = self.stray_errors
+        self.stray_errors, self.game = [], None
+        self.games_read += 1
+        return record
+
+    def close(self) -> Iterator[GameRecord]:
+        if self.game:
+            yield self.finish_game()
+        elif self.stray_errors or not self.games_read:
+            yield GameRecord(tags=dict(self.headers), errors=self.stray_errors or [
+                RecordError(1, 1, "expected a MAT match (' Game N' and its moves), found no game")],
+                             source=self.source)
+
+
+def read_games(lines: Iterable[str], source: str = "") -> Iterator[GameRecord]:
+    """Read the games of MAT text one at a time; bad lines become ``RecordError``s, never exceptions."""
+    reader = _MatchReader(source)
+    for number, raw in enumerate(lines, 1):
+        yield from reader.feed(number, raw)
+    yield from reader.close()
+
+
+# --- writer --------------------------------------------------------------------
+
+_LEFT_WIDTH = 27  # gnubg writes "%3d) %-27s " before the right cell
+_LEFT_RESULT_INDENT, _RIGHT_RESULT_INDENT = " " * 6, " " * 34  # gnubg's "Wins" lines of their own
+
+
+def _result_of(record: GameRecord) -> tuple[str, int] | None:
+    """(winner, points) of a ``W-B`` result where exactly one side scored, else None."""
+    match = _PAIR_RE.fullmatch(record.result or "")
+    if not match:
+        return None
+    white, black = int(match["white"]), int(match["black"])
+    if (white > 0) == (black > 0):
+        return None
+    return (WHITE, white) if white else (BLACK, black)
+
+
+class _MatWriter:
+    """Writes games one after another, starting a match block whenever the match tags change."""
+
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+        self.warnings: list[str] = []
+        self.match_key: tuple[object, ...] | None = None
+        self.score = (0, 0)
+        self.games_in_match = 0
+        self.games_written = 0
+        self.crawford_played = False
+
+    def warn(self, label: str, message: str) -> None:
+        self.warnings.append(f"{label}: {message}")
+
+    def write_game(self, record: GameRecord) -> None:
+        self.games_written += 1
+        label = f"game {self.games_written} ({record.title()})"
+        length = record.tags.get("MatchLength", "0")
+        if not length.isdigit():
+            self.warn(label, f"match length {length!r} is not a number; written as a money game (0 point match)")
+            length = "0"
+        self.start_match_if_new(self.headers(record, label), length, label)
+        self.games_in_match += 1
+        stated_score = _PAIR_RE.fullmatch(record.tags.get("Score", ""))
+        score = (int(stated_score["white"]), int(stated_score["black"])) if stated_score else self.score
+        self.check_crawford(record, score, length, label)
+        outcome = _result_of(record)
+        self.check_game(record, outcome, label)
+        rows = self.move_rows(record, label)
+        result_lines = []
+        if outcome:
+            winner, points = outcome
+            text = _wins_text(points, score[0 if winner == WHITE else 1], int(length))
+            if winner == BLACK and _row_open(rows):
+                rows[-1][1] = text
+            else:
+                result_lines.append((_LEFT_RESULT_INDENT if winner == WHITE else _RIGHT_RESULT_INDENT) + text)
+            self.score = (score[0] + points, score[1]) if winner == WHITE else (score[0], score[1] + points)
+        number = record.tags.get("Game", "")
+        lines = [f" Game {number if number.isdigit() else self.games_in_match}", self.score_line(record, score, label)]
+        lines += [_row_text(row_number, left, right) for row_number, (left, right) in enumerate(rows, 1)]
+        self.out.write("\n".join(lines + result_lines) + "\n\n")
+
+    def headers(self, record: GameRecord, label: str) -> list[tuple[str, str]]:
+        headers = []
+        for tag, value in record.tags.items():
+            if tag in UNWRITABLE_TAGS:
+                self.warn(label, f"tag {tag} ({value!r}) cannot be expressed: a MAT game starts from the standard "
+                                 "position")
+            elif tag not in GAME_TAGS:
+                if "\n" in value or "\r" in value:
+                    self.warn(label, f"tag {tag}: line breaks in its value written as spaces")
+                    value = " ".join(value.splitlines())
+                headers.append(_header_of_tag(tag, value))
+        if "Variant" not in record.tags:
+            headers.append(_header_of_tag("Variant", record.variant))
+        return headers
+
+    def start_match_if_new(self, headers: list[tuple[str, str]], length: str, label: str) -> None:
+        key = (tuple(headers), length)
+        if key == self.match_key:
+            return
+        if self.match_key is not None:
+            self.warn(label, "its match tags differ from the game before, so it starts a second match in the "
+                             "file; GNU Backgammon imports only the first match of a file")
+        self.match_key, self.score, self.games_in_match, self.crawford_played = key, (0, 0), 0, False
+        for key_name, value in headers:
+            self.out.write(f'; [{key_name} "{value}"]\n')
+        self.out.write(f"\n {length} point match\n\n")
+
+    def check_crawford(self, record: GameRecord, score: tuple[int, int], length: str, label: str) -> None:
+        """Warn when the record's Crawford tag is not what a reader will infer from the scores."""
+        implied = not self.crawford_played and _is_crawford_game(score, length, record.tags.get("CrawfordRule"))
+        self.crawford_played = self.crawford_played or implied
+        stated = record.tags.get("Crawford")
+        if stated is not None and (stated == "yes") != implied:
+            self.warn(label, f"Crawford tag {stated!r} cannot be expressed: MAT readers infer the Crawford game "
+                             f"from the scores, and this game is {'' if implied else 'not '}the Crawford game")
+
+    def check_game(self, record: GameRecord, outcome: tuple[str, int] | None, label: str) -> None:
+        """Warn about what this game holds that MAT cannot say."""
+        if record.comments or any(action.comments for action in record.actions):
+            self.warn(label, "comments dropped: MAT has no comments")
+        if outcome is None:
+            self.warn(label, f"result {record.result!r} cannot be written: MAT states a result only as one side's "
+                             "'Wins N points'")
+        stated = record.tags.get("Result")
+        if stated is not None and stated != record.result:
+            self.warn(label, f"Result tag {stated!r} dropped: MAT keeps only the result {record.result!r}")
+        termination = record.tags.get("Termination")
+        if outcome and termination is not None:
+            implied = _termination_of(record.actions, outcome[0])
+            if termination != implied:
+                self.warn(label, f"termination {termination!r} cannot be expressed: the MAT text implies "
+                                 f"{implied or 'a game played out'}")
+
+    def score_line(self, record: GameRecord, score: tuple[int, int], label: str) -> str:
+        names = []
+        for side in ("White", "Black"):
+            name = record.tags.get(side, "")
+            rating = record.tags.get(side + "Rating")
+            if rating and rating != _rating_from_elo(record.tags.get(side + "Elo")):
+                if _split_rating(f"{name},{rating}") == (name, rating):
+                    name = f"{name},{rating}"
+                else:
+                    self.warn(label, f"{side}Rating {rating!r} cannot be written: the score line holds only "
+                                     "'name,number'")
+            names.append(name)
+        return " " + f"{names[0]} : {score[0]}".ljust(30) + f" {names[1]} : {score[1]}"
+
+    def move_rows(self, record: GameRecord, label: str) -> list[list[str | None]]:
+        """The cells of the numbered lines: left White, right Black, a side's next cell below its last."""
+        rows: list[list[str | None]] = []
+        cube = 1
+        for action, previous in zip(record.actions, (None, *record.actions)):
+            if action.kind == "resign":
+                continue  # the result cell says it
+            if action.kind == "take" and previous and previous.kind == "beaver":
+                continue  # the doubler's next roll takes a beaver
+            if action.kind == "roll":
+                if action.dice is None:
+                    self.warn(label, f"a roll of {SIDE_NAMES[action.side]} without dice cannot be written; left out")
+                    continue
+                cell = f"{action.dice[0]}{action.dice[1]}: " + _play_text(action)
+            elif action.kind in ("double", "beaver"):
+                cube = action.value or 2 * cube
+                cell = f" {'Doubles' if action.kind == 'double' else 'Beavers'} => {cube}"
+            elif action.kind in ("take", "drop"):
+                cell = f" {action.kind.capitalize()}s"
+            else:
+                self.warn(label, f"action {action.kind!r} cannot be written; left out")
+                continue
+            if action.side == BLACK and _row_open(rows):
+                rows[-1][1] = cell
+            else:
+                rows.append([cell, None] if action.side == WHITE else [None, cell])
+        return rows
+
+
+def _play_text(action: Action) -> str:
+    """A roll's play as MAT writes it: empty when no play was possible, ``????`` when unrecorded."""
+    if action.moves is None:
+        return "????"
+    return " ".join(str(move) for move in action.moves)
+
+
+def _wins_text(points: int, winner_score: int, length: int) -> str:
+    """``Wins N point(s)``, with `` and the match`` when it brings the winner to the match length."""
+    match_won = length and winner_score + points >= length
+    return f"Wins {points} point{'s' if points > 1 else ''}" + (" and the match" if match_won else "")
+
+
+def _row_open(rows: list[list[str | None]]) -> bool:
+    """True when the last line has a left cell and room on its right."""
+    return bool(rows) and rows[-1][0] is not None and rows[-1][1] is None
+
+
+def _row_text(number: int, left: str | None, right: str | None) -> str:
+    left = left or ""
+    gap = " " if len(left) < _LEFT_WIDTH else "  "  # the cells need two spaces between them
+    return f"{number:3d}) {left.ljust(_LEFT_WIDTH)}{gap}{right or ''}".rstrip()
+
+
+def write_games(games: Iterable[GameRecord], out: TextIO) -> list[str]:
+    """Write games as MAT text in GNU Backgammon's layout; return warnings naming what MAT could not hold."""
+    writer = _MatWriter(out)
+    for record in games:
+        writer.write_game(record)
+    return writer.warnings

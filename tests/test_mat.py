@@ -1,0 +1,443 @@
+"""The Jellyfish .mat reader and writer: every dialect quirk, errors, round trips, GNU Backgammon import."""
+from __future__ import annotations
+
+import dataclasses
+import io
+import re
+import shutil
+import subprocess
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from nardy_cli.notations import mat
+from nardy_cli.record import BAR, BLACK, OFF, WHITE, Action, GameRecord, Move
+
+DATA = Path(__file__).parent / "data" / "mat"
+CORPORA = Path("/work/shared/corpora")
+CORPUS_FILES = sorted(
+    [*CORPORA.glob("bglab-sample/*.txt"), *CORPORA.glob("tournament/*.mat"), *CORPORA.glob("tournament/*.txt")]
+)
+DIALECTS = ["gnubg.mat", "studio.mat", "galaxy.mat", "xg.mat", "ratings.mat", "long.mat"]
+GNUBG = shutil.which("gnubg") or ("/usr/games/gnubg" if Path("/usr/games/gnubg").exists() else None)
+
+
+def read(path: Path) -> list[GameRecord]:
+    """All games of a file, its lines kept with their own line ends as a caller decodes them."""
+    with path.open(encoding="utf-8", newline="") as lines:
+        return list(mat.read_games(lines, str(path)))
+
+
+def read_text(text: str) -> list[GameRecord]:
+    return list(mat.read_games(text.splitlines(keepends=True), "inline"))
+
+
+def write(games: list[GameRecord]) -> tuple[str, list[str]]:
+    out = io.StringIO()
+    warnings = mat.write_games(games, out)
+    return out.getvalue(), warnings
+
+
+def comparable(game: GameRecord) -> tuple[object, ...]:
+    """What a round trip must keep: tags in order, actions (not where they stood), result, comments, errors."""
+    actions = [dataclasses.replace(action, line=0, column=0) for action in game.actions]
+    return list(game.tags.items()), actions, game.result, game.comments, game.errors
+
+
+def rolls(game: GameRecord) -> list[Action]:
+    return [action for action in game.actions if action.kind == "roll"]
+
+
+def non_rolls(game: GameRecord) -> list[tuple[str, str, int | None]]:
+    """Cube actions and resignations as (side, kind, value)."""
+    return [(a.side, a.kind, a.value) for a in game.actions if a.kind != "roll"]
+
+
+# --- sniffing ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", DIALECTS)
+def test_sniff_knows_every_dialect(name: str) -> None:
+    assert mat.sniff((DATA / name).read_text(encoding="utf-8")[:4096])
+
+
+def test_sniff_knows_a_file_without_match_line() -> None:
+    assert mat.sniff(" Game 1\n a : 0   b : 0\n  1) 31: 8/5 6/5     42: 8/4 6/4\n")
+
+
+@pytest.mark.parametrize("head", ["", "[Event \"x\"]\n1. 31: 8/5 6/5\n", "Permission is hereby granted, free of charge"])
+def test_sniff_rejects_other_text(head: str) -> None:
+    assert not mat.sniff(head)
+
+
+# --- dialects --------------------------------------------------------------------
+
+
+def test_gnubg_layout() -> None:
+    first, second, third = read(DATA / "gnubg.mat")
+    assert list(first.tags.items()) == [
+        ("Site", "Paris"), ("Event", "Test Open"), ("Round", "Final"), ("Date", "2023.11.26"),
+        ("Transcriber", "Ann Notator"), ("Variant", "short"), ("White", "Alice"), ("Black", "Bob"),
+        ("MatchLength", "7"), ("Game", "1"), ("Score", "0-0"),
+    ]
+    assert (first.source, first.line, first.errors) == (str(DATA / "gnubg.mat"), 9, [])
+    opening = first.actions[0]
+    assert (opening.side, opening.dice, opening.number, opening.line, opening.column) == (BLACK, (5, 2), 1, 11, 34)
+    assert first.actions[1].moves == (Move((6, 3), (True,)), Move((3, 1), (True,)))
+    assert first.actions[2].moves == ()  # "64:" alone: no play possible
+    assert first.actions[3].moves == (Move((6, OFF), count=4),)
+    assert first.actions[4].moves == (Move((BAR, 23)), Move((BAR, 20)))
+    assert (first.result, first.variant, "Termination" not in first.tags) == ("2-0", "short", True)
+    assert non_rolls(second) == [(WHITE, "double", 2), (BLACK, "drop", None)]
+    assert (second.result, second.tags["Termination"], second.tags["Score"]) == ("1-0", "drop", "2-0")
+    assert rolls(third)[-1].moves == (Move((13, 11, 10)),)  # a chain
+    assert non_rolls(third) == [(BLACK, "double", 2), (WHITE, "drop", None)]
+    assert (third.result, third.tags["Termination"]) == ("0-1", "drop")
+
+
+def test_backgammon_studio_layout() -> None:
+    first, second = read(DATA / "studio.mat")
+    assert first.errors == second.errors == []
+    assert first.tags["ClockType"] == "Speed 168/6" and first.tags["MatchID"] == "3188437"
+    assert rolls(first)[4].moves == (Move((BAR, 24)),)
+    assert rolls(first)[6].moves == ()  # Cannot Move
+    unrecorded = rolls(first)[-1]
+    assert (unrecorded.side, unrecorded.dice, unrecorded.moves) == (WHITE, (6, 3), None)  # "63: ????"
+    assert non_rolls(first) == [(BLACK, "double", 2), (WHITE, "take", None), (WHITE, "resign", 2)]
+    assert (first.result, first.tags["Termination"]) == ("0-2", "resign")
+    last_white = rolls(second)[-2]
+    assert (last_white.number, last_white.column, last_white.moves) == (10, 7, (Move((5, 1)), Move((4, OFF))))
+    assert (second.result, second.tags["Score"]) == ("1-0", "0-2")  # "  11)  Wins 1 point", numbered
+
+
+def test_backgammon_galaxy_dialect() -> None:
+    first, second = read(DATA / "galaxy.mat")
+    assert first.errors == second.errors == []
+    assert rolls(first)[2].moves == ()  # "66:" alone
+    assert rolls(first)[4].moves == (Move((BAR, 22)), Move((13, 7)))  # 25 is the bar
+    assert rolls(second)[-1].moves == (Move((5, OFF)), Move((1, OFF)))  # 0 is off
+    # "Losses N point" on the left: the right-hand player wins, the left one resigned
+    assert (first.result, first.actions[-1].kind, first.actions[-1].side) == ("0-1", "resign", WHITE)
+    # on the right, with "Wins 3 point and the match" below
+    assert (second.result, second.actions[-1].kind, second.actions[-1].side) == ("3-0", "resign", BLACK)
+    assert second.tags["Termination"] == "resign"
+    assert (first.tags["WhiteElo"], first.tags["WhiteRating"], first.tags["BlackRating"]) == ("5,00/0", "5,00", "2,00")
+
+
+def test_extreme_gammon_export() -> None:
+    raw = (DATA / "xg.mat").read_bytes()
+    assert raw.startswith(b"\xef\xbb\xbf") and b"\r\n" in raw
+    (game,) = read(DATA / "xg.mat")
+    assert game.errors == []
+    assert next(iter(game.tags)) == "Site"  # the BOM is not part of the first header
+    # Player 1 is the right-hand column in XG files: the header tags follow the columns
+    assert (game.tags["White"], game.tags["Black"]) == ("Kévin Unger", "Maxence Job")
+    assert (game.tags["WhiteElo"], game.tags["BlackElo"]) == ("1500.00/0", "1600.00/0")
+    assert game.actions[0].side == BLACK
+    assert game.actions[2].moves == (Move((BAR, 23)), Move((BAR, 20)))
+    assert game.actions[4].moves == ()  # Cannot Move
+    assert game.actions[5].moves == (Move((4, OFF)), Move((1, OFF)))
+    assert game.actions[6].moves is None  # "33: ????"
+    assert (game.result, game.tags["Termination"], game.actions[-1].side) == ("2-0", "resign", BLACK)
+
+
+@pytest.mark.parametrize(("cell", "moves"), [
+    ("63:", ()),
+    ("63: Cannot Move", ()),
+    ("63: cannot move", ()),
+    ("63: ???", None),
+    ("63: ????", None),
+    ("63: 24/18*/15", (Move((24, 18, 15), (True, False)),)),
+    ("63: Bar/22 6/Off(2)", (Move((BAR, 22)), Move((6, OFF), count=2))),
+    ("63: 25/22 6/0", (Move((BAR, 22)), Move((6, OFF)))),
+])
+def test_roll_cells(cell: str, moves: tuple[Move, ...] | None) -> None:
+    (game,) = read_text(f" 1 point match\n Game 1\n a : 0   b : 0\n  1) {cell}\n")
+    assert (game.errors, game.actions[0].dice, game.actions[0].moves) == ([], (6, 3), moves)
+
+
+def test_score_line_ratings_money_game_and_beaver() -> None:
+    (game,) = read(DATA / "ratings.mat")
+    assert game.errors == []
+    assert (game.tags["White"], game.tags["WhiteRating"]) == ("alice", "1650")
+    assert (game.tags["Black"], game.tags["BlackRating"]) == ("bob", "1720.5")
+    assert game.tags["MatchLength"] == "0"
+    assert non_rolls(game) == [
+        (WHITE, "double", 2), (BLACK, "beaver", 4), (WHITE, "take", None),  # the roll after a beaver takes it
+        (BLACK, "double", 8), (WHITE, "drop", None),
+    ]
+    assert (game.result, game.tags["Termination"]) == ("0-4", "drop")
+
+
+def test_long_nardy_variation() -> None:
+    (game,) = read(DATA / "long.mat")
+    assert (game.errors, game.variant) == ([], "long")
+    text, warnings = write([game])
+    assert warnings == [] and '; [Variation "LongNardy"]' in text.splitlines()
+
+
+def test_header_keys_keep_their_order_and_unknown_keys_lose_spaces() -> None:
+    (game,) = read_text('; [Some Key "v"]\n; [Player 2 Elo "1700/3"]\n; [Match ID "9"]\n; [Cube-Limit "64"]\n'
+                        "3 point match\n Game 1\n a : 0   b : 0\n  1) 31: 8/5 6/5\n")
+    assert list(game.tags)[:5] == ["SomeKey", "BlackElo", "MatchID", "CubeLimit", "Variant"]
+    text, _ = write([game])
+    assert text.startswith('; [SomeKey "v"]\n; [Player 2 Elo "1700/3"]\n; [Match ID "9"]\n; [CubeLimit "64"]\n')
+
+
+def test_every_known_header_maps_to_its_tag_and_back() -> None:
+    headers = "".join(f'; [{key} "{"Backgammon" if tag == "Variant" else tag.lower()}"]\n'
+                      for key, tag in mat.HEADER_TAGS)
+    (game,) = read_text(headers + " 1 point match\n Game 1\n white : 0   black : 0\n")
+    assert [game.tags[tag] for _, tag in mat.HEADER_TAGS] == [
+        "short" if tag == "Variant" else tag.lower() for _, tag in mat.HEADER_TAGS]
+    text, _ = write([game])
+    assert text.startswith(headers)
+
+
+@pytest.mark.parametrize(("rule", "crawford_games"), [("", ["2"]), ('; [Crawford "On"]\n', ["2"]),
+                                                     ('; [Crawford "Off"]\n', [])])
+def test_the_crawford_game_is_inferred_from_the_scores(rule: str, crawford_games: list[str]) -> None:
+    game = " Game {}\n a : {}   b : {}\n  1) 31: 8/5 6/5\n      Wins 1 point\n"
+    text = rule + " 3 point match\n" + "".join(game.format(*args) for args in [(1, 0, 0), (2, 0, 2), (3, 1, 2)])
+    games = read_text(text)
+    assert [g.tags["Game"] for g in games if g.tags.get("Crawford") == "yes"] == crawford_games
+    assert [comparable(g) for g in read_text(write(games)[0])] == [comparable(g) for g in games]
+
+
+def test_a_game_without_moves_resigned_at_once() -> None:
+    (game,) = read_text(" 3 point match\n Game 1\n a : 0   b : 0\n  1)  Losses 1 point       Wins 1 point\n")
+    assert (game.errors, game.result, game.actions) == ([], "0-1", [
+        Action(side=WHITE, kind="resign", value=1, line=4, column=7)])
+
+
+# --- errors ------------------------------------------------------------------
+
+
+def test_malformed_lines_are_located_and_the_next_game_survives() -> None:
+    first, second = read(DATA / "errors.mat")
+    lines = (DATA / "errors.mat").read_text().splitlines()
+    assert [(e.line, e.column) for e in first.errors] == [
+        (5, lines[4].index("24/x3") + 1), (6, 6), (6, lines[5].index("Dubbles") + 1), (8, 1)]
+    messages = [e.message for e in first.errors]
+    assert "expected a move like 24/18 or 6/off(2), found '24/x3'" in messages[0]
+    assert messages[1] == "expected two dice 1-6 before ':', found '71'"
+    assert "'Doubles => 2'" in messages[2] and "found 'Dubbles => 2'" in messages[2]
+    assert messages[3].endswith("found 'Nonsense here'")
+    assert [a.dice for a in rolls(first)] == [(4, 1), (4, 2)]  # the good cells of bad lines are kept
+    assert (second.errors, second.result, len(rolls(second))) == ([], "1-0", 2)
+
+
+@pytest.mark.parametrize(("text", "line", "column", "message"), [
+    (" 1 point match\n Game 1\n Alice 0   Bob 0\n  1) 31: 8/5 6/5\n", 3, 1,
+     "expected the score line 'name : score   name : score' after ' Game 1', found 'Alice 0   Bob 0'"),
+    (" Game 1\n a : 0   b : 0\n", 1, 1, "expected 'N point match' before ' Game 1', found none"),
+    ("hello\n 1 point match\n Game 1\n a : 0   b : 0\n", 1, 1,
+     "expected a header '; [Key \"value\"]', 'N point match' or ' Game N', found 'hello'"),
+    (" 1 point match\n Game 1\n a : 0   b : 0\n  1) 31: 8/5 6/5\n      Wins 1 point\n  2) 42: 8/4 6/4\n", 6, 6,
+     "expected nothing after the result 1 point(s), found '42: 8/4 6/4'"),
+    (" 1 point match\n Game 1\n a : 0   b : 0\n      Wins 1 point\n                                  Wins 2 points\n",
+     5, 35, "expected the result stated on line 4, found a different one"),
+    ("", 1, 1, "expected a MAT match (' Game N' and its moves), found no game"),
+])
+def test_error_locations(text: str, line: int, column: int, message: str) -> None:
+    games = read_text(text)
+    assert [(e.line, e.column, e.message) for game in games for e in game.errors] == [(line, column, message)]
+
+
+def test_bad_point_in_a_play_is_located_at_the_point() -> None:
+    (game,) = read_text(" 1 point match\n Game 1\n a : 0   b : 0\n  1) 31: 8/5 6/27\n")
+    (error,) = game.errors
+    assert (error.line, error.column) == (4, len("  1) 31: 8/5 6/") + 1)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from([
+    " 3 point match", " Game 1", " Game x", " a : 0   b : 0", "  1) 31: 8/5 6/5      42: 8/4 6/4",
+    "  2)  Doubles => 2   Takes", "      Wins 1 point", "  3) 99: 1/2", "; [Site \"x\"]", "; [Site", "\ufeff",
+    "  4)  Losses 2 point", "  5) 63: ????   Wins 3 points", "garbage", "", ":", "  6) 11: bar/off/3(9)",
+]) | st.text(max_size=40), max_size=12))
+def test_the_reader_never_raises(lines: list[str]) -> None:
+    for game in mat.read_games(lines):
+        assert isinstance(game, GameRecord)
+
+
+def test_games_are_read_one_at_a_time() -> None:
+    text = (DATA / "gnubg.mat").read_text()
+    consumed = 0
+
+    def counted() -> Iterator[str]:
+        nonlocal consumed
+        for line in text.splitlines():
+            consumed += 1
+            yield line
+
+    games = mat.read_games(counted())
+    assert next(games).tags["Game"] == "1"
+    assert consumed < len(text.splitlines())
+
+
+# --- writer ------------------------------------------------------------------
+
+
+def test_writer_uses_gnubg_layout() -> None:
+    text, warnings = write(read(DATA / "xg.mat"))
+    assert warnings == []
+    lines = text.splitlines()
+    game = lines.index(" Game 1")
+    assert lines[game - 2:game + 7] == [
+        " 7 point match",
+        "",
+        " Game 1",
+        " Kévin Unger : 0                Maxence Job : 0",
+        "  1)                             52: 13/11 13/8",
+        "  2) 32: 6/3* 3/1*               52: bar/23 bar/20",
+        "  3) 53: 10/5* 8/5               61:",
+        "  4) 41: 4/off 1/off             33: ????",
+        "      Wins 2 points",
+    ]
+
+
+def test_writer_places_cube_actions_and_results_like_gnubg() -> None:
+    text, _ = write(read(DATA / "gnubg.mat"))
+    assert "  2)  Doubles => 2                Drops\n      Wins 1 point\n" in text
+    assert "  2) 21: 13/11/10                 Doubles => 2\n  3)  Drops                      Wins 1 point\n" in text
+    text, _ = write(read(DATA / "studio.mat"))
+    assert "  6) 63: ????                    Wins 2 points\n" in text
+    assert " 10) 54: 5/1 4/off               11: 6/4(2)\n      Wins 1 point\n" in text
+
+
+def test_writer_keeps_two_spaces_after_a_long_left_cell() -> None:
+    long_play = "24/23* 23/22* 22/21* 21/20*"
+    game = GameRecord(tags={"Variant": "short", "MatchLength": "1"}, result="0-1", actions=[
+        Action(WHITE, dice=(1, 1), moves=tuple(Move((p, p - 1), (True,)) for p in (24, 23, 22, 21))),
+        Action(BLACK, kind="double", value=2), Action(WHITE, kind="drop")])
+    text, _ = write([game])
+    assert f"  1) 11: {long_play}   Doubles => 2" in text
+    (again,) = read_text(text)
+    assert (again.errors, non_rolls(again)[0]) == ([], (BLACK, "double", 2))
+
+
+def test_writer_writes_ratings_that_are_not_from_elo_headers() -> None:
+    (game,) = read(DATA / "ratings.mat")
+    text, _ = write([game])
+    assert " alice,1650 : 0                 bob,1720.5 : 0\n" in text
+    (galaxy, _) = read(DATA / "galaxy.mat")
+    assert " lasse : 0 " in write([galaxy])[0]  # its ratings come from the Elo headers
+
+
+def test_writer_omits_the_take_of_a_beaver() -> None:
+    text, _ = write(read(DATA / "ratings.mat"))
+    assert "  2)  Doubles => 2                Beavers => 4\n  3) 21: 9/7 8/7 " in text
+
+
+def test_writer_computes_missing_cube_values_scores_and_game_numbers() -> None:
+    def game(result: str) -> GameRecord:
+        return GameRecord(tags={"White": "a", "Black": "b", "Variant": "short", "MatchLength": "5"}, result=result,
+                          actions=[Action(WHITE, dice=(3, 1), moves=()), Action(BLACK, kind="double"),
+                                   Action(WHITE, kind="take"), Action(WHITE, kind="double"), Action(BLACK, kind="drop")])
+
+    text, warnings = write([game("4-0"), game("0-4")])
+    assert warnings == []
+    assert [line for line in text.splitlines() if " : " in line] == [
+        " a : 0                          b : 0", " a : 4                          b : 0"]
+    assert "Doubles => 2" in text and "Doubles => 4" in text and " Game 2\n" in text
+    assert "Wins 4 points and the match" not in text.split(" Game 2")[0]
+
+
+@pytest.mark.parametrize(("change", "expected"), [
+    (lambda g: g.comments.append("nice"), "comments dropped: MAT has no comments"),
+    (lambda g: g.actions[0].comments.append("?!"), "comments dropped: MAT has no comments"),
+    (lambda g: setattr(g, "result", None), "result None cannot be written"),
+    (lambda g: setattr(g, "result", "1/2-1/2"), "result '1/2-1/2' cannot be written"),
+    (lambda g: g.tags.update(Position="long w 15/24 15/24"), "tag Position ('long w 15/24 15/24') cannot be expressed"),
+    (lambda g: g.tags.update(Termination="time"), "termination 'time' cannot be expressed: the MAT text implies resign"),
+    (lambda g: g.tags.update(Result="2-0"), "Result tag '2-0' dropped"),
+    (lambda g: g.tags.update(Crawford="yes"), "Crawford tag 'yes' cannot be expressed"),
+    (lambda g: g.tags.update(WhiteRating="strong"), "WhiteRating 'strong' cannot be written"),
+    (lambda g: g.tags.update(MatchLength="seven"), "match length 'seven' is not a number"),
+    (lambda g: g.tags.update(Event="two\nlines"), "tag Event: line breaks in its value written as spaces"),
+    (lambda g: g.actions.append(Action(BLACK, dice=None)), "a roll of Black without dice cannot be written"),
+    (lambda g: g.actions.append(Action(BLACK, kind="offer")), "action 'offer' cannot be written"),
+])
+def test_writer_warns_about_what_mat_cannot_hold(change: Callable[[GameRecord], object], expected: str) -> None:
+    (game,) = read(DATA / "long.mat")
+    change(game)
+    _, warnings = write([game])
+    assert len(warnings) == 1 and warnings[0].startswith("game 1 (Arkady – Boris): ") and expected in warnings[0]
+
+
+def test_writer_starts_a_new_match_when_the_match_tags_change() -> None:
+    games = read(DATA / "gnubg.mat")[:1] + read(DATA / "long.mat")
+    text, warnings = write(games)
+    assert text.count("point match") == 2
+    assert warnings == ["game 2 (Arkady – Boris): its match tags differ from the game before, so it starts a second "
+                        "match in the file; GNU Backgammon imports only the first match of a file"]
+    assert [comparable(g) for g in read_text(text)] == [comparable(g) for g in games]
+
+
+# --- round trips -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", DIALECTS)
+def test_round_trip_of_each_dialect(name: str) -> None:
+    games = read(DATA / name)
+    text, warnings = write(games)
+    assert warnings == []
+    assert [comparable(game) for game in read_text(text)] == [comparable(game) for game in games]
+
+
+needs_corpus = pytest.mark.skipif(not CORPUS_FILES, reason=f"no corpus under {CORPORA}")
+
+
+@needs_corpus
+def test_every_corpus_file_reads_without_errors_and_round_trips() -> None:
+    games_seen = 0
+    for path in CORPUS_FILES:
+        games = read(path)
+        assert [str(e) for game in games for e in game.errors] == [], path
+        assert all(game.result for game in games), path
+        text, warnings = write(games)
+        assert warnings == [], path
+        assert [comparable(game) for game in read_text(text)] == [comparable(game) for game in games], path
+        games_seen += len(games)
+    assert games_seen > 800
+
+
+# --- GNU Backgammon ------------------------------------------------------------
+
+GNUBG_FILES = [  # a Galaxy match with "Losses", Studio's "????", XG's export and a tournament .mat
+    "bglab-sample/lasse__match10059423.txt",
+    "bglab-sample/Llabba__Llabba_-_DrVirus_13pt_Backgammon_Studio_2023_04_17_14_13_25.txt",
+    "tournament/kevung_gbf__test_HSBT-Paris-2023_Unger-Job_7pt_XGstyle.txt",
+    "tournament/kevung_gbf__test_HSBT-Paris-2023_Unger-Job_7pt.mat",
+]
+_GNUBG_NOISE = re.compile(
+    r"( [|+].*|[v^]\|.*| GNU Backgammon  Position ID: .*| +Match ID +: .*|GNU Backgammon \d.*|Copyright .*"
+    r"|This (program comes|is free software).*|Will not display boards for computer moves\.|)")
+_GNUBG_SCORE = re.compile(r"The score \(after (\d+) games?\) is: .*? \((?:match to|money)[^)]*\)")
+
+
+@pytest.mark.skipif(GNUBG is None, reason="GNU Backgammon (gnubg) is not installed")
+@needs_corpus
+def test_gnubg_imports_written_files_without_warnings(tmp_path: Path) -> None:
+    commands = ["set display off"]
+    expected_games = []
+    for number, name in enumerate(GNUBG_FILES):
+        games = read(CORPORA / name)
+        written = tmp_path / f"{number}.mat"
+        with written.open("w", encoding="utf-8") as out:
+            assert mat.write_games(games, out) == []
+        commands += [f"import mat {written}", "show score"]
+        expected_games.append(len(games))
+    script = tmp_path / "commands.txt"
+    script.write_text("\n".join(commands) + "\n")
+    run = subprocess.run([str(GNUBG), "-t", "-q", "-c", str(script)], capture_output=True, text=True,
+                         stdin=subprocess.DEVNULL, timeout=60)
+    output = run.stdout + run.stderr
+    imported = [int(n) for n in _GNUBG_SCORE.findall(output)]
+    complaints = [line for line in _GNUBG_SCORE.sub("", output).splitlines() if not _GNUBG_NOISE.fullmatch(line)]
+    assert complaints == []
+    assert imported == expected_games
