@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 
 from .engine import Engine, Finding, Outcome, game_outcome, outcome_category
 from .position import CHECKERS, Position, PositionError
-from .record import BLACK, SIDE_NAMES, WHITE, Action, GameRecord, other
+from .record import BLACK, SIDE_NAMES, WHITE, Action, GameRecord, Move, other
 from .rules import Rules, RulesError
 
 
@@ -42,13 +42,18 @@ class ReplayedTurn:
     turn: int
     side: str
     dice: tuple[int, int]
-    play: str
+    moves: tuple[Move, ...]
     before: Position
     after: Position
     dice_used: int
     pips_lost: int
     hits: int
     legal: bool
+
+    @property
+    def play(self) -> str:
+        """The play as recorded, in NTN text."""
+        return " ".join(str(move) for move in self.moves) or "-"
 
 
 @dataclass
@@ -214,7 +219,7 @@ class _Replayer:
         used_pips = sum(step.die for step in steps)
         dice_pips = sum(action.dice) * (2 if action.dice[0] == action.dice[1] else 1)
         result.turns.append(ReplayedTurn(
-            self.action_index, self.turn_index, action.side, action.dice, action.play_text, position, after,
+            self.action_index, self.turn_index, action.side, action.dice, action.moves, position, after,
             len(steps), dice_pips - used_pips if verdict.legal else 0,
             sum(step.hit for step in steps), verdict.legal))
         self.after_roll(action, after)
