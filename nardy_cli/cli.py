@@ -13,6 +13,7 @@ import click
 from . import notations
 from .corpus import iter_games
 from .engine import Engine
+from .gnubg_ids import short_position
 from .output import OutputError, atomic_output
 from .position import Position, PositionError
 from .rules import Rules, RulesError, check_overrides
@@ -74,9 +75,16 @@ def parse_dice(text: str) -> tuple[int, int]:
 
 
 def parse_position(text: str) -> Position:
-    """A position in nardy's notation, or ``long`` / ``short`` for the starting position."""
-    if text.strip() in ("long", "short"):
-        return Position.start(text.strip())
+    """A position in nardy's notation, ``long`` / ``short`` for the start, or (short nardy)
+    a GNU Backgammon Position ID or an XGID."""
+    text = text.strip()
+    if text in ("long", "short"):
+        return Position.start(text)
+    if " " not in text:
+        try:
+            return short_position(text)
+        except ValueError as error:
+            raise PositionError(f"{text!r} is neither a position nor a Position ID or XGID: {error}") from None
     return Position.parse(text)
 
 

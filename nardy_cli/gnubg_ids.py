@@ -456,3 +456,19 @@ def parse_xgid(text: str) -> XGID:
         )
     except ValueError as exc:
         raise ValueError(f"XGID {text!r} is not valid: {exc}") from exc
+
+
+def short_position(text: str) -> "Position":
+    """A short-nardy :class:`~nardy_cli.position.Position` from a GNU Backgammon Position ID
+    or an XGID: the player on roll is White; an XGID's cube comes along (X = White
+    when it owns the cube and is on roll)."""
+    from .position import Position  # the codecs themselves stay free of the engine
+
+    text = text.strip()
+    if text.upper().startswith("XGID=") or text.count(":") >= 9:
+        state = parse_xgid(text)
+        on_roll, opponent = state.position()
+        owner = None if state.cube_owner == 0 else "w" if state.cube_owner == state.turn else "b"
+        return Position("short", "w", on_roll, opponent, frozenset(), state.cube_value, owner)
+    on_roll, opponent = parse_position_id(text)
+    return Position("short", "w", on_roll, opponent)

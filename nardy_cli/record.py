@@ -81,6 +81,18 @@ class Action:
         return " ".join(str(m) for m in self.moves) if self.moves else "-"
 
 
+def next_cell(cell: tuple[int, int], side: str) -> tuple[int, int]:
+    """The (row, column) an action of ``side`` fills after ``cell``: actions fill the cells of
+    numbered rows, White's column (0) then Black's (1), as NTN and MAT lay them out.
+    Start from ``(0, 1)``."""
+    row, column = cell
+    wanted = 0 if side == WHITE else 1
+    row, column = (row, 1) if column == 0 else (row + 1, 0)
+    if column != wanted:
+        row, column = (row, 1) if column == 0 else (row + 1, 0)
+    return row, column
+
+
 @dataclass(frozen=True)
 class RecordError:
     """A place where a record could not be read as its notation requires."""

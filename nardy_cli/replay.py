@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 
 from .engine import Engine, Finding, Outcome, game_outcome, outcome_category
 from .position import CHECKERS, Position, PositionError
-from .record import BLACK, SIDE_NAMES, WHITE, Action, GameRecord, Move, other
+from .record import BLACK, SIDE_NAMES, WHITE, Action, GameRecord, Move, next_cell, other
 from .rules import Rules, RulesError
 
 
@@ -110,7 +110,7 @@ class _Replayer:
         self.money = record.tags.get("MatchLength", "0").strip() in ("", "0")
         self.turn_index = 0
         self.action_index = 0
-        self.cell: tuple[int, int] = (0, 1)  # (row, column) of the last action; 0 = White's column
+        self.cell = (0, 1)  # the cell of the last action, see next_cell
         self.pending_double: str | None = None
         self.extra_roll_for: str | None = None  # last_roll: the side owed one final roll
 
@@ -171,14 +171,9 @@ class _Replayer:
         return position
 
     def check_number(self, action: Action) -> None:
-        """Actions fill the cells of numbered rows, White's column then Black's, as in NTN
-        and MAT; a written move number must be the row of its action's cell."""
-        row, column = self.cell
-        wanted = 0 if action.side == WHITE else 1
-        row, column = (row, 1) if column == 0 else (row + 1, 0)
-        if column != wanted:
-            row, column = (row, 1) if column == 0 else (row + 1, 0)
-        self.cell = (row, column)
+        """A written move number must be the row of the action's cell (see :func:`next_cell`)."""
+        self.cell = next_cell(self.cell, action.side)
+        row = self.cell[0]
         if action.number is not None and action.number != row:
             self.finding(Finding("turn-order", f"move number {action.number} where {row} was expected"), action,
                          turn=self.turn_index + 1)

@@ -29,6 +29,7 @@ from ..record import (
     GameRecord,
     PlaySyntaxError,
     RecordError,
+    next_cell,
     other,
     parse_play,
 )
@@ -305,7 +306,12 @@ class _GameBuilder:
         if termination:
             tags["Termination"] = termination
         if termination == "resign":
-            self.record.actions.append(Action(side=other(decisive.winner), kind="resign", value=points,
+            cell = (0, 1)
+            for action in self.record.actions:
+                cell = next_cell(cell, action.side)
+            loser = other(decisive.winner)
+            self.record.actions.append(Action(side=loser, kind="resign", value=points,
+                                              number=next_cell(cell, loser)[0],
                                               line=decisive.line, column=decisive.column))
 
 

@@ -1,0 +1,118 @@
+"""Round trips between notations over the real corpus and the samples, and `nardy convert`."""
+import io
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+from click.testing import CliRunner
+
+from nardy_cli import notations
+from nardy_cli.cli import cli
+from nardy_cli.notations.jsonl import game_to_dict
+from nardy_cli.replay import replay
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPORA = next((p for p in (ROOT.parent / "shared" / "corpora", Path("/work/shared/corpora")) if p.is_dir()), None)
+needs_corpus = pytest.mark.skipif(CORPORA is None, reason="../shared/corpora is not beside the repository")
+
+
+def read(name: str, text: str) -> list:
+    return list(notations.notation(name).read_games(io.StringIO(text), "test"))
+
+
+def write(name: str, games: list) -> str:
+    out = io.StringIO()
+    notations.writer(name)(games, out)
+    return out.getvalue()
+
+
+def same(games: list) -> list:
+    """What must survive a lossless round trip: everything but places in files."""
+    return [game_to_dict(game) for game in games]
+
+
+def same_game(games: list) -> list:
+    """What must survive any round trip: players, match tags, dice, cube actions, the position
+    after every turn (plays may be grouped differently), results."""
+    kept = ("White", "Black", "MatchLength", "Game", "Score", "Variant")
+    return [({k: game.tags.get(k) for k in kept}, game.result,
+             [(a.side, a.kind, a.dice, a.value) for a in game.actions],
+             [(turn.after.white, turn.after.black) for turn in replay(game).turns]) for game in games]
+
+
+@pytest.fixture(scope="module")
+def corpus_games() -> list:
+    if CORPORA is None:
+        pytest.skip("no corpus")
+    games = []
+    for path in sorted(CORPORA.rglob("*")):
+        if path.suffix in (".txt", ".mat"):
+            games += notations.notation("mat").read_games(
+                path.read_text(encoding="utf-8-sig").splitlines(keepends=True), str(path))
+    assert len(games) > 800 and not any(game.errors for game in games)
+    return games
+
+
+@needs_corpus
+@pytest.mark.parametrize("via", ["ntn", "jsonl", "json"])
+def test_mat_round_trips_losslessly(corpus_games, via):
+    there = read(via if via != "json" else "jsonl", write(via, corpus_games))
+    assert same(there) == same(corpus_games)
+    back = read("mat", write("mat", there))
+    assert same(back) == same(corpus_games)
+
+
+@needs_corpus
+def test_mat_sgf_mat_keeps_the_games(corpus_games):
+    games = corpus_games[::3]
+    there = read("sgf", write("sgf", games))
+    back = read("mat", write("mat", there))
+    assert same_game(there) == same_game(games)
+    assert same_game(back) == same_game(games)
+
+
+def test_long_nardy_ntn_mat_ntn():
+    games = read("ntn", (ROOT / "sample_games/long/club-evening.ntn").read_text(encoding="utf-8"))
+    games += read("ntn", (ROOT / "sample_games/generated/long-200.ntn").read_text(encoding="utf-8"))[:40]
+    through_mat = read("mat", write("mat", games))
+    assert [g.actions and [(a.side, a.kind, a.dice, a.moves) for a in g.actions] for g in through_mat] == \
+        [[(a.side, a.kind, a.dice, a.moves) for a in g.actions] for g in games]
+    assert [g.result for g in through_mat] == [g.result for g in games]
+    assert [g.tags["White"] for g in through_mat] == [g.tags["White"] for g in games]
+
+
+def test_json_output_matches_the_schema():
+    schema = json.loads((ROOT / "formats/nardy-game.schema.json").read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    for name in ("long/club-evening", "long/kazan-cup-2026", "short/club-night-cube"):
+        games = read("ntn", (ROOT / f"sample_games/{name}.ntn").read_text(encoding="utf-8"))
+        for line in write("jsonl", games).splitlines():
+            jsonschema.validate(json.loads(line), schema)
+
+
+def test_convert_command_writes_atomically_and_warns(tmp_path):
+    source = ROOT / "sample_games/long/club-evening.ntn"
+    out = tmp_path / "club.csv"
+    result = CliRunner().invoke(cli, ["convert", str(source), "--to", "csv", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "warning: CSV keeps no comments" in result.output
+    rows = out.read_text(encoding="utf-8").splitlines()
+    assert rows[0].startswith("game,event,round,white,black")
+    actions = sum(len(game.actions) for game in read("ntn", source.read_text(encoding="utf-8")))
+    assert len(rows) == 1 + actions
+    again = CliRunner().invoke(cli, ["convert", str(source), "--to", "csv", "-o", str(out)])
+    assert again.exit_code == 2 and "--force" in again.output
+    assert CliRunner().invoke(cli, ["convert", str(source), "--to", "ntn", "-o", str(source), "--force"]).exit_code == 2
+    assert not list(tmp_path.glob(".*.tmp"))
+
+
+def test_convert_to_stdout_and_back(tmp_path):
+    source = ROOT / "sample_games/short/club-night-cube.ntn"
+    result = CliRunner().invoke(cli, ["convert", str(source), "--to", "sgf"])
+    assert result.exit_code == 0 and result.output.startswith("(;FF[4]GM[6]")
+    sgf = tmp_path / "game.sgf"
+    sgf.write_text(result.output, encoding="utf-8")
+    back = CliRunner().invoke(cli, ["convert", str(sgf), "--to", "ntn"])
+    assert back.exit_code == 0
+    assert same_game(read("ntn", back.output)) == same_game(read("ntn", source.read_text(encoding="utf-8")))
