@@ -343,8 +343,7 @@ class Engine:
         """Judge a recorded play: legal when its moves, in some order and with chained or
         consolidated moves expanded, form a legal play."""
         turn = _Turn(self.rules, position, dice)
-        legs = [(move.path[i], move.path[i + 1]) for move in moves
-                for _ in range(move.count) for i in range(len(move.path) - 1)]
+        legs = [leg for move in moves for leg in move.legs]
         dice_list = turn.sequences()[0]
         if len(legs) > len(dice_list):
             return self._illegal(turn, self._physical(turn, legs), Finding(

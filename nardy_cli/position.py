@@ -71,10 +71,8 @@ class Position:
         """A copy with new boards, turn and first-turn sides, trusting the caller (the engine)
         to keep the invariants that construction checks."""
         position = object.__new__(Position)
-        for name, value in (("variant", self.variant), ("turn", turn), ("white", white),
-                            ("black", black), ("first", first), ("cube_value", self.cube_value),
-                            ("cube_owner", self.cube_owner)):
-            object.__setattr__(position, name, value)
+        position.__dict__.update(variant=self.variant, turn=turn, white=white, black=black, first=first,
+                                 cube_value=self.cube_value, cube_owner=self.cube_owner)
         return position
 
     def board(self, side: str) -> Board:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 
 WHITE = "w"
 BLACK = "b"
@@ -40,6 +41,13 @@ class Move:
     def __post_init__(self) -> None:
         if not self.hits:
             object.__setattr__(self, "hits", (False,) * (len(self.path) - 1))
+
+    @cached_property
+    def legs(self) -> tuple[tuple[int, int], ...]:
+        """The single hops written, each ``(from, to)``, repeats included: ``24/18/15(2)`` gives
+        ``24/18, 18/15, 24/18, 18/15``."""
+        path = self.path
+        return tuple((path[i], path[i + 1]) for i in range(len(path) - 1)) * self.count
 
     def __str__(self) -> str:
         text = point_name(self.path[0])
