@@ -219,3 +219,6 @@ def validate(paths: tuple[str, ...], input_format: str | None, encoding: str | N
     else:
         click.echo(summary.text())
     sys.exit(EXIT_INPUT if summary.unreadable else EXIT_FINDINGS if sum(summary.findings.values()) else 0)
+
+
+from . import cli_analysis  # noqa: E402,F401  (registers stats, plot and show; it imports this module)

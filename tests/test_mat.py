@@ -210,7 +210,7 @@ def test_the_crawford_game_is_inferred_from_the_scores(rule: str, crawford_games
 def test_a_game_without_moves_resigned_at_once() -> None:
     (game,) = read_text(" 3 point match\n Game 1\n a : 0   b : 0\n  1)  Losses 1 point       Wins 1 point\n")
     assert (game.errors, game.result, game.actions) == ([], "0-1", [
-        Action(side=WHITE, kind="resign", value=1, line=4, column=7)])
+        Action(side=WHITE, kind="resign", value=1, number=1, line=4, column=7)])
 
 
 # --- errors ------------------------------------------------------------------

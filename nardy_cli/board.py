@@ -1,0 +1,277 @@
+"""Pictures of a position: a text diagram for the terminal and a matplotlib drawing.
+
+Both show the board from White's side, in White's numbering: points 13–24 on
+top (left to right), 12–1 below. Each side's checkers stand at the physical
+point :func:`~nardy_cli.position.opposite_point` gives, so long nardy (both
+sides counter-clockwise) and short nardy come out right. Short nardy's bar is
+in the middle: White's checkers on it above, Black's below.
+"""
+from __future__ import annotations
+
+import re
+import textwrap
+from dataclasses import dataclass
+
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+from matplotlib.patches import Circle, FancyArrowPatch, Polygon, Rectangle
+
+from .charts import new_figure
+from .position import Position, opposite_point
+from .record import BAR, BLACK, OFF, WHITE, point_name
+from .replay import GameReplay
+from .stats import SIDE_KEYS, tr
+
+STACK = 5  # checkers drawn per point; a taller stack shows its count on the last one
+BAR_STACK = 4  # the same on the bar
+MARKS = {WHITE: "O", BLACK: "X"}
+TOP = tuple(range(13, 25))
+BOTTOM = tuple(range(12, 0, -1))
+CELL = 3
+
+_STEP_RE = re.compile(r"\b(bar|\d{1,2})/(off|\d{1,2})\b")
+
+
+@dataclass(frozen=True)
+class BoardView:
+    """What to draw: a position and, optionally, the dice, steps of ``mover`` (in the
+    mover's numbering) to highlight, and a note (a finding) shown in red."""
+
+    position: Position
+    dice: tuple[int, int] | None = None
+    mover: str | None = None
+    steps: tuple[tuple[int, int], ...] = ()
+    note: str | None = None
+
+
+def white_point(variant: str, side: str, point: int) -> int:
+    """Where ``side``'s point (1-24, own numbering) is in White's numbering."""
+    return point if side == WHITE else opposite_point(variant, point)
+
+
+def board_points(position: Position) -> dict[int, tuple[str, int]]:
+    """The occupied points as {point in White's numbering: (side, checkers)}."""
+    points = {}
+    for point in range(1, 25):
+        if position.white[point]:
+            points[point] = (WHITE, position.white[point])
+        black = position.black[opposite_point(position.variant, point)]
+        if black:
+            points[point] = (BLACK, black)
+    return points
+
+
+def turn_view(result: GameReplay, turn: int | None = None, *, before: bool = False) -> BoardView:
+    """The board of a replayed game after (or ``before``) its roll number ``turn``.
+
+    ``turn`` None is the last roll, 0 the start. When the roll is illegal, the
+    view carries its findings as the note and highlights the step a finding
+    names, or else every step of the recorded play. Raises ValueError for a
+    roll the game does not have.
+    """
+    if result.start is None:
+        raise ValueError("the game cannot be replayed: " + "; ".join(str(f) for f in result.findings))
+    # the roll whose play cannot be made on the board, where an incomplete replay stopped
+    stopped_at = None if result.complete else max((f.turn for f in result.findings if f.turn), default=None)
+    last = stopped_at or max((t.turn for t in result.turns), default=0)
+    turn = last if turn is None else turn
+    if turn == 0:
+        return BoardView(result.start)
+    replayed = next((t for t in result.turns if t.turn == turn), None)
+    if replayed is not None:
+        position = replayed.before if before else replayed.after
+    elif turn == stopped_at:
+        position = result.final
+    else:
+        raise ValueError(f"the game has no replayed roll {turn}: its rolls are 1-{last}")
+    action = [action for action in result.record.actions if action.kind == "roll"][turn - 1]
+    findings = [finding for finding in result.findings if finding.turn == turn]
+    if not findings:
+        return BoardView(position, action.dice, action.side)
+    named = next((match for match in (_STEP_RE.search(f.message) for f in findings) if match), None)
+    if named:
+        steps = (tuple(_point(text) for text in named.groups()),)
+    else:
+        steps = tuple((move.path[i], move.path[i + 1]) for move in action.moves or ()
+                      for i in range(len(move.path) - 1))
+    return BoardView(position, action.dice, action.side, steps, "; ".join(str(f) for f in findings))
+
+
+def _point(text: str) -> int:
+    return BAR if text == "bar" else OFF if text == "off" else int(text)
+
+
+# --- text --------------------------------------------------------------------------------
+
+
+def _cell(occupant: tuple[str, int] | None, row: int) -> str:
+    """Row ``row`` (0 at the edge) of a stack drawn three characters wide."""
+    if occupant is None or occupant[1] <= row:
+        return " " * CELL
+    side, count = occupant
+    text = str(count) if row == STACK - 1 and count > STACK else MARKS[side]
+    return f"{text:^{CELL}}"
+
+
+def _side_text(position: Position, side: str, lang: str) -> str:
+    """``White:  pips 167, off 0`` and the checkers on the bar, if any."""
+    board = position.board(side)
+    text = (f"{tr(SIDE_KEYS[side], lang)}:  {tr('pips', lang)} {position.pips(side)}, "
+            f"{tr('off', lang)} {board[OFF]}")
+    return text + (f", {tr('bar', lang)} {board[BAR]}" if board[BAR] else "")
+
+
+def _turn_line(view: BoardView, lang: str) -> str:
+    """Variant, side to move and the dice: the ones to play, or the ones the other side just played."""
+    position = view.position
+    line = tr("to_move", lang, side=tr(SIDE_KEYS[position.turn], lang))
+    if view.dice:
+        dice = f"{view.dice[0]}-{view.dice[1]}"
+        mover = view.mover or position.turn
+        if mover == position.turn:
+            line += f", {tr('dice', lang)} {dice}"
+        else:
+            line = tr("rolled", lang, side=tr(SIDE_KEYS[mover], lang), dice=dice) + f" · {line}"
+    return f" {tr(position.variant, lang)} · {line} ({tr('numbering', lang)})"
+
+
+def text_diagram(view: BoardView, lang: str = "en") -> str:
+    """The position as a text diagram: ``O`` White, ``X`` Black, a stack over five shows its count."""
+    position = view.position
+    points = board_points(position)
+    short = position.variant == "short"
+    bars = {WHITE: (WHITE, position.white[BAR]), BLACK: (BLACK, position.black[BAR])}
+
+    def numbers(half: tuple[int, ...]) -> str:
+        left, right = ("".join(f"{p:^{CELL}}" for p in half[i:i + 6]) for i in (0, 6))
+        return f"  {left}{' ' * (CELL + 2)}{right}"
+
+    def rows(half: tuple[int, ...], bar: tuple[str, int], order: range) -> list[str]:
+        return [" |" + "".join(_cell(points.get(p), r) for p in half[:6]) + "|" + _cell(bar, r) + "|"
+                + "".join(_cell(points.get(p), r) for p in half[6:]) + "|" for r in order]
+
+    border = " +" + "-" * 6 * CELL + "+" + "-" * CELL + "+" + "-" * 6 * CELL + "+"
+    middle = " |" + " " * 6 * CELL + ("|BAR|" if short else "|   |") + " " * 6 * CELL + "|"
+    lines = [numbers(TOP), border, *rows(TOP, bars[WHITE], range(STACK)), middle,
+             *rows(BOTTOM, bars[BLACK], range(STACK - 1, -1, -1)), border, numbers(BOTTOM),
+             *(f" {MARKS[side]} {_side_text(position, side, lang)}" for side in (WHITE, BLACK)),
+             _turn_line(view, lang)]
+    if view.steps:
+        lines.append(" >> " + " ".join(f"{point_name(src)}/{point_name(dst)}" for src, dst in view.steps))
+    if view.note:
+        lines.append(" !! " + view.note)
+    return "\n".join(line.rstrip() for line in lines)
+
+
+# --- picture -----------------------------------------------------------------------------
+
+BOARD_WIDTH, HALF, GAP, TRAY_X = 13.0, 5.0, 1.0, 13.9
+HEIGHT = 2 * HALF + GAP
+CHECKER_RADIUS = 0.46
+COLOURS = {
+    "frame": "#5c3a1e", "felt": "#f3e3c3", "dark": "#b5651d", "light": "#e8c07d", "bar": "#8b5a2b",
+    WHITE: "#fdfaf2", BLACK: "#2b2b2b", "highlight": "#d62728",
+}
+
+
+def _column_x(point: int) -> float:
+    """The x of a point's centre (White's numbering): 13-24 left to right on top, 12-1 below."""
+    column = point - 13 if point >= 13 else 12 - point
+    return column + 0.5 + (1 if column >= 6 else 0)
+
+
+def _stack_y(point: int, index: int) -> float:
+    """The y of the ``index``-th checker of a point's stack, counted from the board's edge."""
+    return HEIGHT - 0.5 - index if point >= 13 else 0.5 + index
+
+
+def _anchor(variant: str, side: str, point: int) -> tuple[float, float]:
+    """Where an arrow for ``side``'s point (own numbering, 25 bar, 0 off) starts or ends."""
+    if point == BAR:
+        return BOARD_WIDTH / 2, HALF + GAP + 0.5 if side == WHITE else HALF - 0.5
+    if point == OFF:
+        return TRAY_X, 1.5 if side == WHITE else HEIGHT - 1.5
+    physical = white_point(variant, side, point)
+    return _column_x(physical), _stack_y(physical, 2)
+
+
+def _ink(side: str) -> str:
+    """The colour of text written on ``side``'s checkers and dice."""
+    return COLOURS[BLACK] if side == WHITE else COLOURS[WHITE]
+
+
+def _checker(axes: Axes, x: float, y: float, side: str, label: str = "") -> None:
+    axes.add_patch(Circle((x, y), CHECKER_RADIUS, facecolor=COLOURS[side], edgecolor="black", linewidth=1))
+    if label:
+        axes.text(x, y, label, ha="center", va="center", fontsize=9, fontweight="bold", color=_ink(side))
+
+
+def _draw_board(axes: Axes, short: bool) -> None:
+    axes.add_patch(Rectangle((-0.2, -0.2), BOARD_WIDTH + 0.4, HEIGHT + 0.4, facecolor=COLOURS["frame"]))
+    axes.add_patch(Rectangle((0, 0), BOARD_WIDTH, HEIGHT, facecolor=COLOURS["felt"]))
+    axes.add_patch(Rectangle((6, 0), 1, HEIGHT, facecolor=COLOURS["bar"]))
+    axes.add_patch(Rectangle((TRAY_X - 0.6, 0), 1.2, HEIGHT, facecolor=COLOURS["felt"],
+                             edgecolor=COLOURS["frame"], linewidth=3))
+    for point in range(1, 25):
+        x, top = _column_x(point), point >= 13
+        base, tip = (HEIGHT, HEIGHT - 0.9 * HALF) if top else (0, 0.9 * HALF)
+        colour = COLOURS["dark"] if point % 2 else COLOURS["light"]
+        axes.add_patch(Polygon([(x - 0.5, base), (x + 0.5, base), (x, tip)], facecolor=colour))
+        axes.text(x, HEIGHT + 0.45 if top else -0.45, str(point), ha="center", va="center", fontsize=9)
+    if short:
+        axes.text(BOARD_WIDTH / 2, HEIGHT / 2, "BAR", ha="center", va="center", color="white", fontsize=7)
+
+
+def _draw_checkers(axes: Axes, position: Position) -> None:
+    for point, (side, count) in board_points(position).items():
+        for index in range(min(count, STACK)):
+            label = str(count) if index == STACK - 1 and count > STACK else ""
+            _checker(axes, _column_x(point), _stack_y(point, index), side, label)
+    for side, start, direction in ((WHITE, HALF + GAP + 0.5, 1), (BLACK, HALF - 0.5, -1)):
+        count = position.board(side)[BAR]
+        for index in range(min(count, BAR_STACK)):
+            label = str(count) if index == BAR_STACK - 1 and count > BAR_STACK else ""
+            _checker(axes, BOARD_WIDTH / 2, start + direction * index, side, label)
+    for side, start, direction in ((WHITE, 0.15, 1), (BLACK, HEIGHT - 0.4, -1)):
+        count = position.borne_off(side)
+        for index in range(count):
+            axes.add_patch(Rectangle((TRAY_X - 0.45, start + direction * index * 0.28), 0.9, 0.25,
+                                     facecolor=COLOURS[side], edgecolor="black", linewidth=0.8))
+        if count:
+            axes.text(TRAY_X, HALF + (0.25 if side == WHITE else 0.75), str(count),
+                      ha="center", va="center", fontsize=9)
+
+
+def _draw_dice(axes: Axes, dice: tuple[int, int], side: str) -> None:
+    for index, die in enumerate(dice):
+        x = 9.0 + index * 1.0
+        axes.add_patch(Rectangle((x - 0.4, HALF + 0.1), 0.8, 0.8, facecolor=COLOURS[side], edgecolor="black"))
+        axes.text(x, HALF + GAP / 2, str(die), ha="center", va="center", fontsize=11, fontweight="bold",
+                  color=_ink(side))
+
+
+def board_figure(view: BoardView, lang: str = "en") -> Figure:
+    """The position as a picture: triangles, checkers (counts on tall stacks), bar, borne-off
+    trays, pip counts, dice, whose turn, and any highlighted steps and note in red."""
+    position = view.position
+    figure = new_figure(_turn_line(view, lang).strip(), (9.0, 7.6))
+    axes = figure.add_subplot()
+    _draw_board(axes, position.variant == "short")
+    _draw_checkers(axes, position)
+    mover = view.mover or position.turn
+    if view.dice:
+        _draw_dice(axes, view.dice, mover)
+    for src, dst in view.steps:
+        start, end = (_anchor(position.variant, mover, point) for point in (src, dst))
+        axes.add_patch(FancyArrowPatch(start, end, arrowstyle="-|>", mutation_scale=22, linewidth=3,
+                                       color=COLOURS["highlight"], connectionstyle="arc3,rad=0.25"))
+    sides = "     ".join(_side_text(position, side, lang) for side in (WHITE, BLACK))
+    axes.text(BOARD_WIDTH / 2, -1.2, sides, ha="center", va="center", fontsize=10)
+    if view.note:
+        axes.text(BOARD_WIDTH / 2, -2.0, textwrap.fill(view.note, 100), ha="center", va="top",
+                  color=COLOURS["highlight"], fontsize=9)
+    axes.set_xlim(-0.4, TRAY_X + 0.8)
+    axes.set_ylim(-3.4 if view.note else -1.8, HEIGHT + 0.9)
+    axes.set_aspect("equal")
+    axes.set_axis_off()
+    return figure

@@ -1,0 +1,266 @@
+"""The analysis commands of ``nardy``: ``stats``, ``plot`` and ``show``, attached to the main group.
+
+pandas, SciPy and matplotlib take seconds to import, so the modules that use
+them are imported inside the commands: every other ``nardy`` command starts
+as fast as before.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Callable
+from contextlib import nullcontext
+from itertools import islice
+from typing import TYPE_CHECKING
+
+import click
+
+from .cli import EXIT_INPUT, cli, format_option, input_options, parse_dice, parse_position, rule_option, usage_errors
+from .corpus import CorpusGame, iter_games
+from .record import BLACK, WHITE
+from .replay import GameReplay, replay
+from .rules import check_overrides
+from .validate import validate_games
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from .stats import Tables
+
+# The same as stats.LANGS and stats.GROUPINGS, which cannot be imported here without pandas.
+LANGS = ("en", "ru")
+GROUPINGS = ("player", "event", "variant", "file")
+
+
+def lang_option(function: Callable) -> Callable:
+    return click.option("--lang", type=click.Choice(LANGS), default="en", show_default=True,
+                        help="Language of labels and titles (en, ru).")(function)
+
+
+def corpus_options(function: Callable) -> Callable:
+    """The inputs, rule overrides and ``--quiet`` of a command over a whole corpus."""
+    function = click.option("--quiet", "-q", is_flag=True, help="No progress bar.")(function)
+    return input_options(rule_option(function))
+
+
+def picture_options(default: str) -> Callable[[Callable], Callable]:
+    """``-o FILE`` (``default`` when not given), ``--force`` and ``--lang`` of a command that draws."""
+    def decorator(function: Callable) -> Callable:
+        function = click.option("-o", "--output", metavar="FILE", default=default, show_default=True,
+                                help="Picture to write: .png or .svg.")(function)
+        function = click.option("--force", is_flag=True, help="Replace an existing file.")(function)
+        return lang_option(function)
+    return decorator
+
+
+def read_tables(paths: tuple[str, ...], input_format: str | None, encoding: str | None, pattern: str | None,
+                rules: tuple[str, ...], quiet: bool) -> tuple[Tables, int]:
+    """Replay every game of the inputs into tables, with a progress bar on a terminal's stderr;
+    also the number of unreadable inputs (each reported on stderr)."""
+    from .stats import collect
+
+    check_overrides(rules)
+    unreadable: list[str] = []
+
+    def input_error(message: str) -> None:
+        unreadable.append(message)
+        click.echo(f"error: {message}", err=True)
+
+    pairs = validate_games(iter_games(paths, fmt=input_format, encoding=encoding, pattern=pattern,
+                                      on_error=input_error), rules)
+    stderr = click.get_text_stream("stderr")
+    progress = nullcontext(pairs) if quiet or not stderr.isatty() else click.progressbar(
+        pairs, label="Replaying games", file=stderr, show_pos=True,
+        item_show_func=lambda pair: os.path.basename(pair[0].source) if pair else None)
+    with progress as stream:
+        tables = collect(stream)
+    if tables.games.empty:
+        raise click.UsageError("no games found in the inputs")
+    return tables, len(unreadable)
+
+
+def exit_status(unreadable: int) -> None:
+    """End with status 2 when some input could not be read, as ``nardy validate`` does."""
+    if unreadable:
+        sys.exit(EXIT_INPUT)
+
+
+def load_game(path: str, number: int, rules: tuple[str, ...]) -> tuple[CorpusGame, GameReplay]:
+    """Game ``number`` (1-based, in reading order) of ``path``, replayed."""
+    check_overrides(rules)
+    errors: list[str] = []
+    game = next(islice(iter_games([path], on_error=errors.append), number - 1, None), None)
+    if errors:
+        raise click.UsageError(errors[0])
+    if game is None:
+        raise click.UsageError(f"{path} has fewer than {number} games")
+    return game, replay(game.record, rules, crawford=game.crawford)
+
+
+# --- stats -------------------------------------------------------------------------------
+
+
+def format_statistics(summary: pd.DataFrame, fairness: pd.DataFrame, output_format: str, lang: str) -> str:
+    """The summary and dice-fairness tables as text, Markdown, CSV (the summary) or JSON."""
+    from .stats import fairness_display, markdown_table, summary_display, tr
+
+    if output_format == "csv":
+        return summary.to_csv().rstrip("\n")
+    if output_format == "json":
+        return json.dumps({"by": summary.index.name,
+                           "summary": json.loads(summary.reset_index().to_json(orient="records")),
+                           "dice": json.loads(fairness.reset_index().to_json(orient="records"))},
+                          ensure_ascii=False, indent=2)
+    tables = (summary_display(summary, lang), fairness_display(fairness, lang))
+    if output_format == "md":
+        headings = (tr(f"title_{'players' if summary.index.name == 'player' else 'summary'}", lang),
+                    tr("title_dice", lang))
+        return "\n\n".join(f"## {heading}\n\n{markdown_table(table)}" for heading, table in zip(headings, tables))
+    return "\n\n".join(table.to_string(index=False) for table in tables)
+
+
+@cli.command(name="stats")
+@corpus_options
+@click.option("--by", type=click.Choice(GROUPINGS), default="player", show_default=True,
+              help="One row per player (as White or Black), event, variant or file.")
+@format_option("table", "csv", "json", "md")
+@click.option("--out", "out_dir", metavar="DIR",
+              help="Also write the full report into DIR: CSV tables, PNG/SVG charts, report.html.")
+@click.option("--force", is_flag=True, help="Replace a report already in DIR.")
+@lang_option
+@usage_errors
+def stats_command(paths: tuple[str, ...], input_format: str | None, encoding: str | None, pattern: str | None,
+                  rules: tuple[str, ...], quiet: bool, by: str, output_format: str, out_dir: str | None,
+                  force: bool, lang: str) -> None:
+    """Statistics of every game of every PATH: wins, oin / mars / home mars / koks rates with
+    95 % intervals, game length, first-mover advantage, pips lost and dice fairness.
+
+    CSV and JSON keep machine-readable column names; the table and Markdown
+    formats are labelled in --lang.
+    """
+    from .report import write_report
+    from .stats import dice_fairness, summarize
+
+    tables, unreadable = read_tables(paths, input_format, encoding, pattern, rules, quiet)
+    if out_dir:
+        page = write_report(out_dir, tables.games, tables.turns, tables.findings, lang, force=force)
+        click.echo(f"report written to {page}", err=True)
+    click.echo(format_statistics(summarize(tables.games, by), dice_fairness(tables.turns, total=True),
+                                 output_format, lang))
+    exit_status(unreadable)
+
+
+# --- plot --------------------------------------------------------------------------------
+
+
+@cli.group()
+def plot() -> None:
+    """Charts as PNG or SVG files: a game's pip race, or a corpus's outcomes, lengths and dice."""
+
+
+@plot.command()
+@click.argument("path", metavar="FILE")
+@click.option("--game", "number", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Which game of FILE (1 = the first).")
+@rule_option
+@picture_options("race.png")
+@usage_errors
+def race(path: str, number: int, rules: tuple[str, ...], output: str, force: bool, lang: str) -> None:
+    """Both sides' pip counts after every turn of one game of FILE."""
+    import pandas as pd
+
+    from .charts import race_chart, save_figure
+    from .stats import TURN_COLUMNS, tr, turn_rows
+
+    game, result = load_game(path, number, rules)
+    turns = pd.DataFrame(turn_rows(game, result), columns=list(TURN_COLUMNS))
+    start = (result.start.pips(WHITE), result.start.pips(BLACK)) if result.start else None
+    subtitle = f"{game.record.title()}, {tr('game', lang)} {number}"
+    save_figure(race_chart(turns, start, subtitle, lang), output, force=force)
+
+
+def corpus_plot(name: str, chart_name: str, help_text: str) -> None:
+    """Add ``nardy plot NAME PATH...``: the chart ``charts.<chart_name>`` of a corpus's per-game table."""
+    @plot.command(name=name, help=help_text)
+    @corpus_options
+    @picture_options(f"{name}.png")
+    @usage_errors
+    def command(paths: tuple[str, ...], input_format: str | None, encoding: str | None, pattern: str | None,
+                rules: tuple[str, ...], quiet: bool, output: str, force: bool, lang: str) -> None:
+        from . import charts
+
+        tables, unreadable = read_tables(paths, input_format, encoding, pattern, rules, quiet)
+        charts.save_figure(getattr(charts, chart_name)(tables.games, lang), output, force=force)
+        exit_status(unreadable)
+
+
+corpus_plot("outcomes", "outcomes_chart", "Each player's wins by oin, mars, home mars and koks (stacked bars).")
+corpus_plot("lengths", "lengths_chart", "A histogram of game lengths in turns, per variant.")
+corpus_plot("first-mover", "first_mover_chart", "The first mover's win rate per variant, with 95 % intervals.")
+
+
+@plot.command()
+@corpus_options
+@picture_options("dice.png")
+@click.option("--player", help="Only this player's rolls (default: everyone's).")
+@usage_errors
+def dice(paths: tuple[str, ...], input_format: str | None, encoding: str | None, pattern: str | None,
+         rules: tuple[str, ...], quiet: bool, output: str, force: bool, lang: str, player: str | None) -> None:
+    """A 6×6 heatmap of the rolls against fair dice, with the chi-square p-value in the title."""
+    from .charts import dice_chart, save_figure
+
+    tables, unreadable = read_tables(paths, input_format, encoding, pattern, rules, quiet)
+    try:
+        figure = dice_chart(tables.turns, player, lang)
+    except ValueError as error:
+        raise click.UsageError(str(error)) from None
+    save_figure(figure, output, force=force)
+    exit_status(unreadable)
+
+
+# --- show --------------------------------------------------------------------------------
+
+
+@cli.command()
+@click.argument("path", metavar="[FILE]", required=False)
+@click.option("--game", "number", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Which game of FILE (1 = the first).")
+@click.option("--turn", type=click.IntRange(min=0),
+              help="The board after roll K of the game (0 = the start; default: the last roll).")
+@click.option("--before", is_flag=True, help="The board before the roll instead of after it.")
+@click.option("--position", "position_text", metavar="POSITION",
+              help="Show this position instead of a game's: position notation, or long / short for the start.")
+@click.option("--dice", "dice_text", metavar="DICE", help="Dice to show with --position, e.g. 63.")
+@rule_option
+@click.option("-o", "--output", metavar="FILE",
+              help="Draw the board into FILE (.png or .svg) instead of printing it.")
+@click.option("--force", is_flag=True, help="Replace an existing file.")
+@lang_option
+@usage_errors
+def show(path: str | None, number: int, turn: int | None, before: bool, position_text: str | None,
+         dice_text: str | None, rules: tuple[str, ...], output: str | None, force: bool, lang: str) -> None:
+    """A board: a game's position at a roll, or a given --position.
+
+    Without -o the board is printed as text. When the roll is illegal, its
+    finding is shown (in red in a picture) and the offending step is marked.
+    """
+    from .board import BoardView, board_figure, text_diagram, turn_view
+    from .charts import save_figure
+
+    if (path is None) == (position_text is None):
+        raise click.UsageError("give either a FILE or --position")
+    if dice_text and not position_text:
+        raise click.UsageError("--dice goes with --position; a game's roll shows its own dice")
+    if position_text:
+        view = BoardView(parse_position(position_text), parse_dice(dice_text) if dice_text else None)
+    else:
+        _, result = load_game(path, number, rules)
+        try:
+            view = turn_view(result, turn, before=before)
+        except ValueError as error:
+            raise click.UsageError(str(error)) from None
+    if output:
+        save_figure(board_figure(view, lang), output, force=force)
+    else:
+        click.echo(text_diagram(view, lang))

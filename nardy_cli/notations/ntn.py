@@ -1,0 +1,468 @@
+"""NTN, the nardy text notation: a streaming, tolerant reader and a canonical writer.
+
+The notation is specified for users in ``formats/ntn.md``. In short: PGN-style
+tag pairs, then movetext in which every action (a roll with its play, a cube
+action, a resignation) fills one *cell*; cells alternate White, Black, White...
+and a move number ``N.`` / ``N...`` names White's / Black's cell of row ``N``.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from itertools import accumulate
+from typing import TextIO
+
+from nardy_cli.record import SIDES, Action, GameRecord, PlaySyntaxError, RecordError, parse_play
+
+NAME = "ntn"
+EXTENSIONS = (".ntn",)
+
+CUBE_WORDS = ("double", "take", "drop", "beaver", "resign")
+VALUED_WORDS = ("double", "beaver", "resign")
+UNRECORDED_PLAY = "?"
+WHITE_COLUMN_WIDTH = 28  # "N. <White's cell>" is padded to this width before Black's cell
+
+_TAG_NAME = r"[A-Za-z0-9_]+"
+_TAG_RE = re.compile(rf'\[\s*({_TAG_NAME})\s*"((?:[^"\\]|\\.)*)"\s*\]', re.DOTALL)
+_TAG_LINE_RE = re.compile(rf"\s*(?:{_TAG_RE.pattern}\s*)+", re.DOTALL)
+_TOKEN_RE = re.compile(
+    r"""
+      (?P<space>\s+)
+    | (?P<comment>[{;])
+    | (?P<number>\d{1,9}\.(?:\.\.)?)
+    | (?P<roll>[^\s{;:]*:)
+    | (?P<word>[^\s{;]+)
+    """,
+    re.VERBOSE,
+)
+_DICE_RE = re.compile(r"([1-6])-?([1-6])")
+_BARE_ROLL_RE = re.compile(r"[1-6][1-6]")
+_RESULT_RE = re.compile(r"(?:0|[1-9]\d*)-0|0-[1-9]\d*|1/2-1/2|\*")
+_VALUE_RE = re.compile(r"[1-9]\d{0,17}")
+_COMMENT_BODY_RE = re.compile(r"(?:[^\\}]|\\.|\\\Z)*", re.DOTALL)
+_COMMENT_UNESCAPE_RE = re.compile(r"\\([\\}\[])")
+_TAG_UNESCAPE_RE = re.compile(r'\\(["\\])')
+_SPACE_RE = re.compile(r"\s*")
+_SNIFF_RE = re.compile(r'^\s*\[Variant\s+"(?:long|short)"\s*\]|(?:^|\s)[1-6]-?[1-6]:(?:\s|$)', re.M | re.I)
+
+Cell = tuple[int, int]  # (move number, 0 for White's column or 1 for Black's)
+
+
+def sniff(head: str) -> bool:
+    """True when ``head``, the start of a file, looks like NTN."""
+    text = head.lstrip("\ufeff \t\r\n")
+    opens_like_ntn = text.startswith(("[", "{")) or re.match(r"\d+\.", text) is not None
+    return opens_like_ntn and _SNIFF_RE.search(text) is not None
+
+
+# --- cells: where an action stands in the movetext ------------------------------------
+
+
+def _following(cell: Cell | None) -> Cell:
+    """The cell after ``cell``: White's then Black's column of each row."""
+    if cell is None:
+        return (1, 0)
+    number, column = cell
+    return (number, 1) if column == 0 else (number + 1, 0)
+
+
+def _cell_label(cell: Cell) -> str:
+    number, column = cell
+    return f"{number}." + (".." if column else "")
+
+
+# --- reader ------------------------------------------------------------------------
+
+
+def read_games(lines: Iterable[str], source: str = "") -> Iterator[GameRecord]:
+    """Read NTN games from text lines, yielding each game as soon as it ends.
+
+    Never raises on bad input: every malformed place becomes a
+    :class:`RecordError` in its game, and reading resumes after it.
+    """
+    reader = _Reader(source)
+    for line_number, line in enumerate(lines, 1):
+        text = line.rstrip("\r\n")
+        if line_number == 1:
+            text = text.removeprefix("\ufeff")
+        yield from reader.feed(line_number, text)
+    yield from reader.finish()
+
+
+def _comment_text(parts: list[str]) -> str:
+    """The text of a ``{...}`` comment from its lines, undoing :func:`_escape_comment`."""
+    return _COMMENT_UNESCAPE_RE.sub(r"\1", "\n".join(parts))
+
+
+def _match_end(pattern: re.Pattern[str], text: str, position: int) -> int:
+    """Where ``pattern``, which also matches the empty string, stops matching from ``position``."""
+    match = pattern.match(text, position)
+    assert match is not None
+    return match.end()
+
+
+def _quoted(text: str, limit: int = 24) -> str:
+    return '"' + (text if len(text) <= limit else text[: limit - 1] + "…") + '"'
+
+
+@dataclass
+class _OpenPlay:
+    """A roll whose play tokens are still being collected."""
+
+    action: Action
+    tokens: list[tuple[str, int, int]] = field(default_factory=list)  # (text, line, column)
+
+
+@dataclass
+class _OpenComment:
+    """A ``{`` comment that goes on past the end of its line."""
+
+    line: int
+    column: int
+    parts: list[str] = field(default_factory=list)
+
+
+class _Reader:
+    """The state of reading one file: the game being read and where its movetext stands."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.game: GameRecord | None = None
+        self._reset_movetext()
+
+    def _reset_movetext(self) -> None:
+        self.in_tag_section = False
+        self.last_cell: Cell | None = None
+        self.named_cell: Cell | None = None
+        self.play: _OpenPlay | None = None
+        self.comment: _OpenComment | None = None
+        self.valued: Action | None = None  # a double, beaver or resign that a number may follow
+        self.skipping = False  # dropping the play of a turn that could not be read
+
+    # -- lines --
+
+    def feed(self, line: int, text: str) -> Iterator[GameRecord]:
+        """Read one line (without its line end)."""
+        position = 0
+        if self.comment is not None:
+            if _TAG_LINE_RE.fullmatch(text):
+                self._abandon_comment()
+            else:
+                position = self._continue_comment(text, 0)
+                if position < 0:
+                    return
+        if self.comment is None and position == 0 and text.lstrip().startswith("["):
+            yield from self._tag_line(line, text)
+        elif text.strip():
+            yield from self._movetext(line, text, position)
+        else:
+            self.in_tag_section = False
+
+    def finish(self) -> Iterator[GameRecord]:
+        """End of input: yield the game still being read, if any."""
+        if self.comment is not None:
+            self._abandon_comment()
+        if self.game is not None:
+            yield self._end_game()
+
+    # -- games --
+
+    def _begin(self, line: int) -> GameRecord:
+        if self.game is None:
+            self.game = GameRecord(source=self.source, line=line)
+        return self.game
+
+    def _end_game(self) -> GameRecord:
+        self._close_play()
+        game = self.game
+        assert game is not None
+        self.game = None
+        self._reset_movetext()
+        return game
+
+    def _error(self, line: int, column: int, message: str) -> None:
+        self._begin(line).errors.append(RecordError(line, column, message))
+
+    # -- tags --
+
+    def _tag_line(self, line: int, text: str) -> Iterator[GameRecord]:
+        game = self.game
+        if game is not None and not self.in_tag_section and (game.tags or self._movetext_started()):
+            yield self._end_game()
+        game = self._begin(line)
+        self.in_tag_section = True
+        position = _match_end(_SPACE_RE, text, 0)
+        while position < len(text):
+            match = _TAG_RE.match(text, position)
+            if match is None:
+                self._error(line, position + 1, f'expected a tag like [Event "..."], found {_quoted(text[position:])}')
+                return
+            name, value = match.group(1), _TAG_UNESCAPE_RE.sub(r"\1", match.group(2))
+            if name in game.tags:
+                self._error(line, position + 1, f"tag {name} is given twice; the first value is kept")
+            else:
+                game.tags[name] = value
+            position = _match_end(_SPACE_RE, text, match.end())
+
+    def _movetext_started(self) -> bool:
+        """Whether the game has more than comments and errors: then a tag line starts another game."""
+        return self.last_cell is not None or self.named_cell is not None
+
+    # -- comments --
+
+    def _continue_comment(self, text: str, position: int) -> int:
+        """Read comment text from ``position``; return where the movetext resumes, or -1."""
+        comment = self.comment
+        assert comment is not None
+        end = _match_end(_COMMENT_BODY_RE, text, position)
+        comment.parts.append(text[position:end])
+        if end == len(text):
+            return -1
+        self.comment = None
+        self._attach_comment(comment.line, _comment_text(comment.parts))
+        return end + 1
+
+    def _abandon_comment(self) -> None:
+        """Keep an unclosed comment's text, and report where it was opened."""
+        comment = self.comment
+        assert comment is not None
+        self.comment = None
+        self._error(comment.line, comment.column, "comment is not closed with }")
+        self._attach_comment(comment.line, _comment_text(comment.parts))
+
+    def _attach_comment(self, line: int, text: str) -> None:
+        """A comment belongs to the action it follows, or to the game before the first action."""
+        game = self._begin(line)
+        (game.actions[-1].comments if game.actions else game.comments).append(text.strip())
+
+    # -- movetext --
+
+    def _movetext(self, line: int, text: str, position: int) -> Iterator[GameRecord]:
+        while position < len(text):
+            match = _TOKEN_RE.match(text, position)
+            assert match is not None and match.lastgroup  # the word alternative matches any non-space
+            kind, token, column = match.lastgroup, match.group(), position + 1
+            position = match.end()
+            if kind == "space":
+                continue
+            self._begin(line)
+            self.in_tag_section = False
+            if token == ";":
+                self._attach_comment(line, text[position:])
+                return
+            if token == "{":
+                self.comment = _OpenComment(line, column)
+                position = self._continue_comment(text, position)
+                if position < 0:
+                    return
+            else:
+                yield from self._token(kind, token, line, column)
+
+    def _token(self, kind: str, token: str, line: int, column: int) -> Iterator[GameRecord]:
+        if self.play is not None and kind == "word" and self._is_play_word(token):
+            self.play.tokens.append((token, line, column))
+            return
+        self._close_play()
+        valued, self.valued = self.valued, None
+        skipping, self.skipping = self.skipping, False
+        if kind == "number":
+            self._move_number(token, line, column)
+        elif kind == "roll":
+            self._roll(token[:-1], line, column)
+        elif valued is not None and _VALUE_RE.fullmatch(token):
+            valued.value = int(token)
+        elif _RESULT_RE.fullmatch(token):
+            yield self._result(token, line, column)
+            return
+        elif token.lower() in CUBE_WORDS:
+            action = self._add_action(line, column, token.lower())
+            if action.kind in VALUED_WORDS:
+                self.valued = action
+        elif _BARE_ROLL_RE.fullmatch(token):
+            self._error(line, column + len(token), f'expected ":" after the roll {token}')
+            self._roll(token, line, column)
+        else:
+            if not (skipping and self._is_play_word(token)):
+                self._error(
+                    line, column, f"expected a roll like 63:, a cube action or a result, found {_quoted(token)}"
+                )
+            self.skipping = True
+
+    @staticmethod
+    def _is_play_word(token: str) -> bool:
+        """Whether a word belongs to the play it follows (any word but a result, cube word or roll)."""
+        return not (_RESULT_RE.fullmatch(token) or token.lower() in CUBE_WORDS or _BARE_ROLL_RE.fullmatch(token))
+
+    def _move_number(self, token: str, line: int, column: int) -> None:
+        cell = (int(token.rstrip(".")), 1 if token.endswith("...") else 0)
+        if cell[0] < 1:
+            self._error(line, column, f"move numbers start at 1, found {_quoted(token)}")
+        elif self.last_cell is not None and cell <= self.last_cell:
+            expected = _cell_label(_following(self.last_cell))
+            self._error(line, column, f"move number {token} goes back: expected {expected} or a later one")
+        else:
+            self.named_cell = cell
+
+    def _take_cell(self) -> Cell:
+        cell = self.named_cell or _following(self.last_cell)
+        self.named_cell, self.last_cell = None, cell
+        return cell
+
+    def _add_action(self, line: int, column: int, kind: str, dice: tuple[int, int] | None = None) -> Action:
+        number, side = self._take_cell()
+        action = Action(SIDES[side], kind, dice, number=number, line=line, column=column)
+        self._begin(line).actions.append(action)
+        return action
+
+    def _roll(self, dice_text: str, line: int, column: int) -> None:
+        dice = _DICE_RE.fullmatch(dice_text)
+        if dice is None:
+            self._error(line, column, f"expected a roll like 63: or 6-3:, found {_quoted(dice_text + ':')}")
+            self._take_cell()
+            self.skipping = True
+            return
+        action = self._add_action(line, column, "roll", (int(dice.group(1)), int(dice.group(2))))
+        self.play = _OpenPlay(action)
+
+    def _close_play(self) -> None:
+        """Turn the collected play tokens of the open roll into its moves."""
+        play, self.play = self.play, None
+        if play is None:
+            return
+        action, tokens = play.action, play.tokens
+        if not tokens:
+            self._error(
+                action.line,
+                action.column,
+                'expected the play after the roll: moves like 24/18, "-" when none is possible or "?"',
+            )
+            return
+        words = [text for text, _, _ in tokens]
+        if words == [UNRECORDED_PLAY]:
+            return
+        try:
+            action.moves = parse_play(" ".join(words))
+        except PlaySyntaxError as error:
+            starts = list(accumulate((len(word) + 1 for word in words[:-1]), initial=0))
+            index = bisect_right(starts, error.offset) - 1
+            _, line, column = tokens[index]
+            self._error(line, column + error.offset - starts[index], str(error))
+
+    def _result(self, token: str, line: int, column: int) -> GameRecord:
+        game = self._begin(line)
+        game.result, game.result_line, game.result_column = token, line, column
+        declared = game.tags.get("Result")
+        if declared is not None and declared != token:
+            self._error(line, column, f'result {token} differs from the Result tag "{declared}"')
+        return self._end_game()
+
+
+# --- writer ------------------------------------------------------------------------
+
+
+def write_games(games: Iterable[GameRecord], out: TextIO) -> list[str]:
+    """Write games in the canonical NTN layout; return warnings about what NTN could not keep."""
+    warnings: list[str] = []
+    previous: GameRecord | None = None
+    for index, game in enumerate(games, 1):
+        if not (game.tags or game.actions or game.comments or game.result is not None):
+            warnings.append(f"game {index} is empty and is not written")
+            continue
+        if previous is not None:
+            if previous.result is None and (not game.tags or not (previous.tags or previous.actions)):
+                warnings.append(f"game {index} follows a game without a result and will be read as part of it")
+            out.write("\n")
+        out.write("".join(line + "\n" for line in _game_lines(game, index, warnings)))
+        previous = game
+    return warnings
+
+
+def _game_lines(game: GameRecord, index: int, warnings: list[str]) -> list[str]:
+    lines = [_tag_text(name, value, index, warnings) for name, value in game.tags.items()]
+    lines = [line for line in lines if line]
+    movetext = [f"{{ {_escape_comment(text)} }}" for text in game.comments]
+    movetext += _movetext_lines(game.actions, index, warnings)
+    if game.result is not None:
+        movetext.append(game.result)
+    if lines and movetext:
+        lines.append("")
+    return lines + movetext
+
+
+def _tag_text(name: str, value: str, index: int, warnings: list[str]) -> str:
+    if not re.fullmatch(_TAG_NAME, name):
+        warnings.append(f"game {index}: tag name {name!r} is not letters, digits and _; the tag is left out")
+        return ""
+    if re.search(r"[\r\n]", value):
+        warnings.append(f"game {index}: tag {name} spans lines; written on one line")
+        value = re.sub(r"[\r\n]+", " ", value)
+    escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+    return f'[{name} "{escaped}"]'
+
+
+def _escape_comment(text: str) -> str:
+    """``\\`` and ``}`` escaped everywhere, ``[`` where it begins a line (it would look like a tag)."""
+    escaped = text.replace("\\", "\\\\").replace("}", "\\}")
+    return re.sub(r"(?m)^(\s*)\[", r"\1\\[", escaped)
+
+
+def _movetext_lines(actions: list[Action], index: int, warnings: list[str]) -> list[str]:
+    """One row per move number: White's cell padded to a column, then Black's cell."""
+    lines: list[str] = []
+    open_row: tuple[int, str] | None = None  # a White cell that Black's cell may still join
+    previous: Cell | None = None
+    for action in actions:
+        text = _action_text(action, index, warnings)
+        if text is None:
+            continue
+        cell = _writer_cell(action, previous)
+        previous = cell
+        number, column = cell
+        text += "".join(f"  {{ {_escape_comment(comment)} }}" for comment in action.comments)
+        if column == 1 and open_row is not None and open_row[0] == number:
+            lines.append(f"{open_row[1]:<{WHITE_COLUMN_WIDTH}}  {text}")
+            open_row = None
+            continue
+        if open_row is not None:
+            lines.append(open_row[1])
+            open_row = None
+        if column == 1:
+            lines.append(f"{number}... {text}")
+        elif action.comments:
+            lines.append(f"{number}. {text}")
+        else:
+            open_row = (number, f"{number}. {text}")
+    if open_row is not None:
+        lines.append(open_row[1])
+    return lines
+
+
+def _writer_cell(action: Action, previous: Cell | None) -> Cell:
+    """The action's own cell when its number allows, else the next cell of its side."""
+    column = SIDES.index(action.side)
+    if action.number is not None and action.number >= 1:
+        stated = (action.number, column)
+        if previous is None or stated > previous:
+            return stated
+    cell = _following(previous)
+    return cell if cell[1] == column else _following(cell)
+
+
+def _action_text(action: Action, index: int, warnings: list[str]) -> str | None:
+    """The cell text of an action, or None (with a warning) when NTN cannot write it."""
+    if action.kind == "roll":
+        if action.dice is None:
+            warnings.append(f"game {index}: a roll of {action.side} without dice is left out")
+            return None
+        return f"{action.dice[0]}{action.dice[1]}: {action.play_text}"
+    if action.kind not in CUBE_WORDS:
+        warnings.append(f"game {index}: action {action.kind!r} is not an NTN action; left out")
+        return None
+    if action.kind in VALUED_WORDS and action.value is not None:
+        if action.value >= 1:
+            return f"{action.kind} {action.value}"
+        warnings.append(f"game {index}: {action.kind} value {action.value} is not a positive number; left out")
+    return action.kind

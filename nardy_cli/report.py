@@ -1,0 +1,128 @@
+"""A statistics report in a folder: every table as CSV, every chart as PNG and SVG, and
+``report.html``, one self-contained page (charts embedded as base64 PNG)."""
+from __future__ import annotations
+
+import base64
+import html
+from pathlib import Path
+
+import pandas as pd
+from matplotlib.figure import Figure
+
+from .charts import FORMATS, dice_chart, first_mover_chart, lengths_chart, outcomes_chart, save_figure
+from .output import OutputError, atomic_output
+from .stats import (GROUPINGS, dice_counts, dice_fairness, fairness_display, outcome_counts, outcomes_display,
+                    summarize, summary_display, tr)
+
+HTML_NAME = "report.html"
+FINDINGS_SHOWN = 500
+FINDING_COLUMNS = ("path", "game", "turn", "side", "action", "code", "message", "option")
+
+_STYLE = """
+body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1200px; color: #222; }
+h1, h2 { color: #5c3a1e; }
+table { border-collapse: collapse; margin: 1em 0; font-size: 0.9em; }
+th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: right; }
+th { background: #f3e3c3; }
+td:first-child, th:first-child { text-align: left; }
+img { max-width: 100%; margin: 0.5em 0; }
+.finding td { text-align: left; }
+"""
+
+
+def report_tables(games: pd.DataFrame, turns: pd.DataFrame, findings: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """Every table of the report by file name (without ``.csv``), with machine-readable columns;
+    aggregates are indexed by their group (dice tables: ``all`` first, then each player)."""
+    tables = {"games": games, "turns": turns, "findings": findings}
+    for by in GROUPINGS:
+        tables[f"summary_by_{by}"] = summarize(games, by)
+    tables["outcomes_by_variant"] = outcome_counts(games)
+    tables["dice_fairness"] = dice_fairness(turns, total=True)
+    tables["dice_counts"] = dice_counts(turns, total=True)
+    return tables
+
+
+def report_charts(games: pd.DataFrame, turns: pd.DataFrame, lang: str) -> dict[str, Figure]:
+    """Every chart of the report by file name (without extension)."""
+    return {"outcomes": outcomes_chart(games, lang), "lengths": lengths_chart(games, lang),
+            "first_mover": first_mover_chart(games, lang), "dice": dice_chart(turns, lang=lang)}
+
+
+def _html_table(table: pd.DataFrame, css_class: str = "") -> str:
+    return table.astype(object).fillna("—").to_html(index=False, border=0, classes=css_class or None)
+
+
+def _image(png: bytes, title: str) -> str:
+    data = base64.b64encode(png).decode("ascii")
+    return f'<img src="data:image/png;base64,{data}" alt="{html.escape(title)}">'
+
+
+def _findings_html(findings: pd.DataFrame, lang: str) -> str:
+    if findings.empty:
+        return f"<p>{html.escape(tr('no_findings', lang))}</p>"
+    shown = findings.loc[:, list(FINDING_COLUMNS)].head(FINDINGS_SHOWN)
+    shown["side"] = shown["side"].map(lambda side: tr(side, lang), na_action="ignore")
+    text = _html_table(shown.rename(columns=lambda column: tr(column, lang)), "finding")
+    if len(findings) > FINDINGS_SHOWN:
+        text += f"<p>{html.escape(tr('more_findings', lang, n=len(findings) - FINDINGS_SHOWN))}</p>"
+    return text
+
+
+def render_html(tables: dict[str, pd.DataFrame], charts: dict[str, Figure], pngs: dict[str, bytes],
+                lang: str) -> str:
+    """The report page from :func:`report_tables`, the charts and their PNG renderings:
+    summary, players, outcomes, lengths, dice, findings."""
+    games, turns, findings = tables["games"], tables["turns"], tables["findings"]
+
+    def section(key: str, *parts: str) -> str:
+        return f"<h2>{html.escape(tr(key, lang))}</h2>\n" + "\n".join(parts)
+
+    def chart(name: str) -> str:
+        return _image(pngs[name], charts[name].get_label())
+
+    summary = tr("summary_line", lang, games=len(games), files=games["file"].nunique(), turns=len(turns),
+                 legal=int((games["findings"] == 0).sum()), findings=len(findings))
+    body = [
+        f"<h1>{html.escape(tr('title_report', lang))}</h1>",
+        section("title_summary", f"<p>{html.escape(summary)}</p>",
+                _html_table(summary_display(tables["summary_by_variant"], lang))),
+        section("title_players", _html_table(summary_display(tables["summary_by_player"], lang)),
+                chart("outcomes")),
+        section("title_outcomes", _html_table(outcomes_display(tables["outcomes_by_variant"], lang)),
+                chart("first_mover")),
+        section("title_lengths", chart("lengths")),
+        section("title_dice", _html_table(fairness_display(tables["dice_fairness"], lang)), chart("dice")),
+        section("title_findings", _findings_html(findings, lang)),
+    ]
+    return (f'<!DOCTYPE html>\n<html lang="{lang}">\n<head>\n<meta charset="utf-8">\n'
+            f"<title>{html.escape(tr('title_report', lang))}</title>\n<style>{_STYLE}</style>\n</head>\n"
+            f"<body>\n" + "\n".join(body) + "\n</body>\n</html>\n")
+
+
+def write_report(out_dir: str | Path, games: pd.DataFrame, turns: pd.DataFrame, findings: pd.DataFrame,
+                 lang: str = "en", *, force: bool = False) -> Path:
+    """Write the report into ``out_dir`` (made if missing) and return the path of ``report.html``.
+
+    Each file is written atomically. Raises :class:`OutputError` when the folder
+    already holds a report and ``force`` is not set.
+    """
+    folder = Path(out_dir)
+    page = folder / HTML_NAME
+    if page.exists() and not force:
+        raise OutputError(f"{folder}: already holds a report; add --force to replace it")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise OutputError(f"{folder}: cannot make the folder: {error.strerror or error}") from None
+    tables = report_tables(games, turns, findings)
+    for name, table in tables.items():
+        with atomic_output(str(folder / f"{name}.csv"), force=True, newline="") as handle:
+            table.to_csv(handle, index=table.index.name is not None)
+    charts = report_charts(games, turns, lang)
+    for name, figure in charts.items():
+        for fmt in FORMATS:
+            save_figure(figure, folder / f"{name}.{fmt}", force=True)
+    pngs = {name: (folder / f"{name}.png").read_bytes() for name in charts}
+    with atomic_output(str(page), force=True) as handle:
+        handle.write(render_html(tables, charts, pngs, lang))
+    return page

@@ -1,0 +1,164 @@
+"""Board diagrams and pictures, and the show command."""
+import io
+
+import pytest
+from click.testing import CliRunner
+from matplotlib.patches import Circle, FancyArrowPatch
+
+import nardy_cli.cli_analysis  # noqa: F401  (attaches stats, plot and show to the group)
+from nardy_cli import notations
+from nardy_cli.board import BoardView, board_figure, board_points, text_diagram, turn_view
+from nardy_cli.cli import cli
+from nardy_cli.position import Position
+from nardy_cli.record import BLACK, WHITE
+from nardy_cli.replay import replay
+
+# Black's 62 leaves a blot on Black's 18 (White's 7); in row 2 Black's 6/1(2) hits White's blot on
+# White's 24 (Black's 1); White then moves 13/11 with a checker on the bar (illegal), and Black's
+# 24/20 lands on White's 5, which White holds (the replay stops there).
+ILLEGAL_GAME = """[White "Ann"]
+[Black "Boris"]
+[Variant "short"]
+
+1. 31: 8/5 6/5                 62: 24/18 13/11
+2. 64: 24/18 13/9             55: 13/8(2) 6/1(2)
+3. 21: 13/11 6/5              43: 24/20 13/10
+*
+"""
+
+
+def diagram_rows(text: str) -> list[str]:
+    """The eleven board rows of a diagram (between the borders)."""
+    lines = text.splitlines()
+    return lines[2:13]
+
+
+def stack(rows: list[str], point: int) -> str:
+    """The marks in the column of White's ``point``, from the board's edge inwards."""
+    column = point - 13 if point >= 13 else 12 - point
+    start = 2 + 3 * column + (5 if column >= 6 else 0)  # " |", three characters a point, "|BAR|"
+    return "".join(row[start:start + 3].strip() for row in (rows[:5] if point >= 13 else rows[6:][::-1]))
+
+
+def replayed_illegal_game():
+    record = next(notations.notation("ntn").read_games(io.StringIO(ILLEGAL_GAME), "illegal.ntn"))
+    return replay(record)
+
+
+def test_board_points_put_each_side_where_it_stands():
+    short = board_points(Position.start("short"))
+    assert (short[24], short[1], short[12], short[6]) == ((WHITE, 2), (BLACK, 2), (BLACK, 5), (WHITE, 5))
+    long = board_points(Position.start("long"))
+    assert long == {24: (WHITE, 15), 12: (BLACK, 15)}
+
+
+def test_text_diagram_of_the_short_start():
+    text = text_diagram(BoardView(Position.start("short"), (6, 3)))
+    lines = text.splitlines()
+    assert lines[0].split() == [str(p) for p in range(13, 25)]
+    assert lines[14].split() == [str(p) for p in range(12, 0, -1)]
+    rows = diagram_rows(text)
+    assert "BAR" in rows[5]
+    expected = {13: "OOOOO", 17: "XXX", 19: "XXXXX", 24: "OO", 12: "XXXXX", 8: "OOO", 6: "OOOOO", 1: "XX",
+                20: "", 2: ""}
+    assert {point: stack(rows, point) for point in expected} == expected
+    assert " O White:  pips 167, off 0" in lines and " X Black:  pips 167, off 0" in lines
+    assert lines[-1] == " short nardy · White to move, dice 6-3 (points in White's numbering)"
+
+
+def test_text_diagram_of_long_nardy_shows_tall_stacks_with_counts_in_russian():
+    position = Position.parse("long b 24x14,18 24x15")
+    rows = diagram_rows(text_diagram(BoardView(position), "ru"))
+    assert stack(rows, 24) == "OOOO14" and stack(rows, 18) == "O" and stack(rows, 12) == "XXXX15"
+    assert "BAR" not in rows[5]
+    text = text_diagram(BoardView(position), "ru")
+    assert "пипсы 354" in text and "длинные нарды · ход: чёрные" in text
+
+
+def test_text_diagram_shows_the_bar_and_borne_off():
+    position = Position.parse("short b barx2,6x3 24,1 cube=2")
+    text = text_diagram(BoardView(position))
+    rows = diagram_rows(text)
+    assert [row[20:25] for row in rows[:3]] == ["| O |", "| O |", "|   |"]
+    assert "O White:  pips 68, off 10, bar 2" in text and "X Black:  pips 25, off 13" in text
+
+
+def test_turn_view_after_a_legal_roll():
+    result = replayed_illegal_game()
+    view = turn_view(result, 3)
+    assert view.position == result.turns[2].after and view.dice == (6, 4) and view.mover == WHITE
+    assert view.steps == () and view.note is None
+    assert turn_view(result, 3, before=True).position == result.turns[2].before
+    assert turn_view(result, 0).position == result.start
+    text = text_diagram(view)
+    assert "White played 6-4 · Black to move" in text
+
+
+def test_turn_view_of_illegal_rolls_marks_the_steps():
+    result = replayed_illegal_game()
+    bar = turn_view(result, 5, before=True)
+    assert bar.note == "bar: White must enter the checker on the bar before moving 13"
+    assert bar.steps == ((13, 11), (6, 5))  # the finding names no step: the whole play is marked
+    stopped = turn_view(result)
+    assert stopped.position == result.final and stopped.mover == BLACK and stopped.dice == (4, 3)
+    assert stopped.steps == ((24, 20),)
+    assert stopped.note.startswith("blocked: 24/20: point 20 is made by two or more checkers of White")
+    text = text_diagram(stopped)
+    assert " >> 24/20" in text and " !! blocked: 24/20" in text
+    with pytest.raises(ValueError, match="no replayed roll 7: its rolls are 1-6"):
+        turn_view(result, 7)
+
+
+def test_board_figure_draws_checkers_arrows_and_the_finding():
+    result = replayed_illegal_game()
+    view = turn_view(result)
+    figure = board_figure(view)
+    axes = figure.axes[0]
+    checkers = [patch for patch in axes.patches if isinstance(patch, Circle)]
+    position = view.position
+    drawn = sum(min(count, 5) for _, count in board_points(position).values())
+    drawn += sum(min(position.board(side)[25], 4) for side in (WHITE, BLACK))
+    assert len(checkers) == drawn
+    arrows = [patch for patch in axes.patches if isinstance(patch, FancyArrowPatch)]
+    assert len(arrows) == 1
+    # Black's 24/20 runs from White's 1 to White's 5 on the lower row (x = 12.5 and 8.5)
+    path = arrows[0].get_path()
+    (start_x, _), (end_x, _) = path.vertices[0], path.vertices[2]  # the curve: start, control, end
+    assert start_x == pytest.approx(12.5, abs=0.2) and end_x == pytest.approx(8.5, abs=0.2)
+    texts = {text.get_text(): text.get_color() for text in axes.texts}
+    note = next(text for text in texts if text.startswith("blocked: 24/20"))
+    assert texts[note] == "#d62728"
+    assert figure.get_label() == "short nardy · Black to move, dice 4-3 (points in White's numbering)"
+
+
+def run(*args: str):
+    return CliRunner().invoke(cli, list(args))
+
+
+def test_show_command(tmp_path):
+    game = tmp_path / "illegal.ntn"
+    game.write_text(ILLEGAL_GAME, encoding="utf-8")
+    result = run("show", str(game), "--turn", "5", "--before")
+    assert result.exit_code == 0 and " !! bar: White must enter" in result.output
+    picture = tmp_path / "board.svg"
+    result = run("show", str(game), "-o", str(picture), "--lang", "ru")
+    assert result.exit_code == 0, result.output
+    assert "короткие нарды · ход: чёрные, кости 4-3" in picture.read_text(encoding="utf-8")
+    result = run("show", "--position", "long w 24x14,18 24x15 b", "--dice", "63")
+    assert result.exit_code == 0 and "long nardy · White to move, dice 6-3" in result.output
+
+
+@pytest.mark.parametrize("args, message", [
+    ((), "give either a FILE or --position"),
+    (("--position", "long", "GAME"), "give either a FILE or --position"),
+    (("GAME", "--dice", "63"), "--dice goes with --position"),
+    (("GAME", "--turn", "9"), "no replayed roll 9"),
+    (("GAME", "--game", "2"), "fewer than 2 games"),
+    (("--position", "long x 24x15 24x15"), "side to move must be w or b"),
+    (("--position", "long", "-o", "board.jpg"), ".png or .svg"),
+])
+def test_show_errors_are_usage_errors(tmp_path, args, message):
+    game = tmp_path / "illegal.ntn"
+    game.write_text(ILLEGAL_GAME, encoding="utf-8")
+    result = run("show", *[str(game) if arg == "GAME" else arg for arg in args])
+    assert result.exit_code == 2 and message in result.output and "Traceback" not in result.output

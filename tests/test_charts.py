@@ -1,0 +1,224 @@
+"""Charts, the HTML report and the stats / plot commands, checked against independent counts."""
+import base64
+import json
+import re
+import xml.etree.ElementTree as ElementTree
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+import nardy_cli.cli_analysis as cli_analysis
+from nardy_cli import notations
+from nardy_cli.charts import dice_chart, first_mover_chart, lengths_chart, outcomes_chart, race_chart, save_figure
+from nardy_cli.cli import cli
+from nardy_cli.corpus import iter_games
+from nardy_cli.output import OutputError
+from nardy_cli.record import BLACK, WHITE
+from nardy_cli.report import write_report
+from nardy_cli.rules import Rules
+from nardy_cli.selfplay import generate
+from nardy_cli.stats import GROUPINGS, LANGS, SCORED, collect, summarize, tr
+from nardy_cli.validate import validate_games
+
+PLAYERS = ("Ann", "Boris", "Chen")
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory):
+    """An NTN file of 4 long and 6 short self-played games between three players, its tables and replays."""
+    path = tmp_path_factory.mktemp("charts") / "games.ntn"
+    records = [*generate(Rules.preset("long"), 4, 11), *generate(Rules.preset("short"), 6, 12)]
+    for index, record in enumerate(records):
+        record.tags["White"], record.tags["Black"] = PLAYERS[index % 3], PLAYERS[(index + 2) % 3]
+    with open(path, "w", encoding="utf-8") as out:
+        notations.notation("ntn").write_games(records, out)
+    pairs = list(validate_games(iter_games([str(path)], on_error=pytest.fail)))
+    return str(path), collect(pairs), [result for _, result in pairs]
+
+
+def svg_text(data: bytes) -> str:
+    """All the text of an SVG document, which must parse as XML with an <svg> root."""
+    root = ElementTree.fromstring(data)
+    assert root.tag.endswith("svg")
+    return " ".join(root.itertext())
+
+
+def assert_png(data: bytes, title: str) -> None:
+    """A PNG file whose metadata holds ``title`` (plain ASCII)."""
+    assert data.startswith(PNG_SIGNATURE)
+    assert b"tEXtTitle\x00" + title.encode("ascii") in data
+
+
+# --- charts -------------------------------------------------------------------------------
+
+
+def test_outcomes_chart_stacks_each_players_wins(corpus):
+    _, tables, replays = corpus
+    figure = outcomes_chart(tables.games)
+    assert figure.get_label() == "Wins by outcome, per player"
+    axes = figure.axes[0]
+    names = [label.get_text() for label in axes.get_yticklabels()]
+    assert sorted(names) == sorted(PLAYERS)
+    for outcome, bars in zip(SCORED, axes.containers):
+        assert bars.get_label() == tr(outcome)
+        for name, bar in zip(names, bars):
+            wins = sum(r.category == outcome for r in replays for side in (WHITE, BLACK)
+                       if r.record.player(side) == name and r.winner == side)
+            assert bar.get_width() == wins
+
+
+def test_lengths_chart_counts_every_game(corpus):
+    _, tables, replays = corpus
+    axes = lengths_chart(tables.games, "ru").axes[0]
+    heights = {variant: sum(bar.get_height() for bar in bars)
+               for variant, bars in zip(("long", "short"), axes.containers)}
+    assert heights == {"long": 4, "short": 6}
+    assert axes.get_legend().get_texts()[0].get_text() == "длинные нарды"
+    assert axes.get_xlabel() == "ходы"
+
+
+def test_first_mover_chart_bars_are_the_first_movers_win_rates(corpus):
+    _, tables, replays = corpus
+    axes = first_mover_chart(tables.games).axes[0]
+    rates = {}
+    for variant in ("long", "short"):
+        games = [r for r in replays if r.rules.variant == variant]
+        rates[tr(variant)] = 100 * sum(r.winner == r.first_mover for r in games) / len(games)
+    shown = {tick.get_text(): bar.get_height() for tick, bar in zip(axes.get_xticklabels(), axes.patches)}
+    assert shown == pytest.approx(rates)
+
+
+def test_dice_chart_title_gives_n_and_p_value(corpus):
+    _, tables, replays = corpus
+    free_rolls = sum(len(r.turns) for r in replays) - 6  # short games' opening rolls are left out
+    figure = dice_chart(tables.turns)
+    p_value = float(re.search(r"p = (\S+)$", figure.get_label()).group(1))
+    assert f"n = {free_rolls}," in figure.get_label()
+    assert 0 <= p_value <= 1
+    player = dice_chart(tables.turns, "Ann", "ru")
+    ann_rolls = sum(1 for r in replays for t in r.turns if r.record.player(t.side) == "Ann"
+                    and not (t.turn == 1 and r.rules.variant == "short"))
+    assert player.get_label().startswith(f"Кости: Ann — n = {ann_rolls},")
+    with pytest.raises(ValueError, match="no rolls of player 'Zoe'"):
+        dice_chart(tables.turns, "Zoe")
+
+
+def test_race_chart_follows_the_pips_of_the_game(corpus):
+    _, tables, replays = corpus
+    result = replays[0]
+    turns = tables.turns[tables.turns["game"] == 1]
+    figure = race_chart(turns, (360, 360), "Ann – Boris", "ru")
+    white, black = figure.axes[0].get_lines()
+    assert list(white.get_xdata()) == list(range(len(result.turns) + 1))
+    assert list(white.get_ydata()) == [360] + [t.after.pips(WHITE) for t in result.turns]
+    assert list(black.get_ydata()) == [360] + [t.after.pips(BLACK) for t in result.turns]
+    assert figure.get_label() == "Гонка: пипсы по ходам: Ann – Boris"
+
+
+def test_png_and_svg_files_carry_the_title(corpus, tmp_path):
+    _, tables, _ = corpus
+    figure = lengths_chart(tables.games)
+    save_figure(figure, tmp_path / "lengths.png")
+    save_figure(figure, tmp_path / "lengths.svg")
+    assert_png((tmp_path / "lengths.png").read_bytes(), "Game length")
+    assert "Game length" in svg_text((tmp_path / "lengths.svg").read_bytes())
+    with pytest.raises(OutputError, match="already exists"):
+        save_figure(figure, tmp_path / "lengths.png")
+    with pytest.raises(OutputError, match=".png or .svg"):
+        save_figure(figure, tmp_path / "lengths.jpg")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["lengths.png", "lengths.svg"]
+
+
+def test_charts_of_nothing_say_so():
+    games = pd.DataFrame(columns=["white", "black", "winner", "first_mover", "outcome", "turns", "variant",
+                                  "pips_lost", "pips_lost_white", "pips_lost_black"])
+    for chart in (outcomes_chart, lengths_chart, first_mover_chart):
+        texts = [text.get_text() for text in chart(games, "ru").axes[0].texts]
+        assert texts == ["нет данных"]
+
+
+# --- report and commands ------------------------------------------------------------------
+
+
+def run(*args: str):
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def test_stats_command_writes_the_report(corpus, tmp_path):
+    path, tables, replays = corpus
+    out = tmp_path / "report"
+    result = run("stats", path, "--out", str(out), "--lang", "ru", "--quiet")
+    assert result.exit_code == 0, result.output
+    for term in ("игрок", "оин", "марс", "кокс", "броски (n)", "все игроки", "Ann"):
+        assert term in result.stdout
+    expected = {f"{name}.csv" for name in ("games", "turns", "findings", "outcomes_by_variant", "dice_fairness",
+                                           "dice_counts", *(f"summary_by_{by}" for by in GROUPINGS))}
+    expected |= {f"{chart}.{fmt}" for chart in ("outcomes", "lengths", "first_mover", "dice")
+                 for fmt in ("png", "svg")}
+    assert {p.name for p in out.iterdir()} == expected | {"report.html"}
+    games = pd.read_csv(out / "games.csv")
+    assert len(games) == 10 and list(games["turns"]) == [len(r.turns) for r in replays]
+    assert len(pd.read_csv(out / "turns.csv")) == sum(len(r.turns) for r in replays)
+    page = (out / "report.html").read_text(encoding="utf-8")
+    assert page.startswith("<!DOCTYPE html>") and page.count("<table") == 4
+    for term in ("Игроки", "Исходы", "домашний марс", "Кости", "Замечаний нет", "Boris", "Chen"):
+        assert term in page
+    images = re.findall(r'src="data:image/png;base64,([^"]+)"', page)
+    assert len(images) == 4 and all(base64.b64decode(image).startswith(PNG_SIGNATURE) for image in images)
+    assert "Длина партии" in svg_text((out / "lengths.svg").read_bytes())
+    with pytest.raises(OutputError, match="already holds a report"):
+        write_report(out, tables.games, tables.turns, tables.findings)
+
+
+@pytest.mark.parametrize("output_format", ["table", "csv", "json", "md"])
+def test_stats_formats(corpus, output_format):
+    path, tables, _ = corpus
+    result = run("stats", path, "--by", "variant", "--format", output_format)
+    assert result.exit_code == 0, result.output
+    summary = summarize(tables.games, "variant")
+    if output_format == "json":
+        data = json.loads(result.stdout)
+        assert data["by"] == "variant"
+        assert {row["variant"]: row["oin"] for row in data["summary"]} == summary["oin"].to_dict()
+        assert data["dice"][0]["player"] == "all" and data["dice"][0]["n"] > 0
+    elif output_format == "csv":
+        assert result.stdout.startswith("variant,games,wins,win_rate,win_low,win_high,oin,")
+    elif output_format == "md":
+        assert "## Summary" in result.stdout and "| short nardy |" in result.stdout
+    else:
+        assert "long nardy" in result.stdout and "suspicious (p < 0.01)" in result.stdout
+
+
+def test_stats_command_errors(corpus, tmp_path):
+    path, _, _ = corpus
+    result = CliRunner().invoke(cli, ["stats", path, str(tmp_path / "missing.ntn")])
+    assert result.exit_code == 2 and "missing.ntn" in result.stderr and "Ann" in result.stdout
+    result = CliRunner().invoke(cli, ["stats", path, "--rule", "head=nonsense"])
+    assert result.exit_code == 2 and "head=nonsense" in result.output and "Traceback" not in result.output
+    empty = tmp_path / "empty.ntn"
+    empty.write_text("")
+    result = CliRunner().invoke(cli, ["stats", str(empty)])
+    assert result.exit_code == 2 and "no games found" in result.output
+
+
+def test_plot_commands(corpus, tmp_path):
+    path, _, replays = corpus
+    race = tmp_path / "race.svg"
+    assert run("plot", "race", path, "--game", "2", "-o", str(race), "--lang", "ru").exit_code == 0
+    assert "Гонка: пипсы по ходам: Boris – Ann, партия 2" in svg_text(race.read_bytes())
+    picture = tmp_path / "first-mover.png"  # outcomes and lengths are made by the same code
+    result = run("plot", "first-mover", path, "-o", str(picture), "-q")
+    assert result.exit_code == 0, result.output
+    assert_png(picture.read_bytes(), "First-mover advantage")
+    result = CliRunner().invoke(cli, ["plot", "race", path, "--game", "11", "-o", str(tmp_path / "x.png")])
+    assert result.exit_code == 2 and "fewer than 11 games" in result.output
+    result = CliRunner().invoke(cli, ["plot", "dice", path, "--player", "Zoe", "-o", str(tmp_path / "z.png")])
+    assert result.exit_code == 2 and "no rolls of player 'Zoe'" in result.output
+    result = CliRunner().invoke(cli, ["plot", "race", path, "-o", str(race)])
+    assert result.exit_code == 2 and "--force" in result.output
+
+
+def test_cli_choices_match_the_library():
+    assert cli_analysis.LANGS == LANGS and cli_analysis.GROUPINGS == GROUPINGS

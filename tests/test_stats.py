@@ -1,0 +1,259 @@
+"""Statistics tables checked against values computed independently here."""
+import io
+import math
+import statistics
+from collections import Counter
+
+import pandas as pd
+import pytest
+
+from nardy_cli import notations
+from nardy_cli.corpus import CorpusGame, iter_games
+from nardy_cli.record import BLACK, WHITE
+from nardy_cli.replay import replay
+from nardy_cli.rules import Rules
+from nardy_cli.selfplay import generate
+from nardy_cli.stats import (OUTCOMES, ROLL_CLASSES, chi_square, collect, dice_counts, dice_fairness,
+                             fairness_display, game_row, markdown_table, outcome_counts, outcomes_display,
+                             summarize, summary_display, tr, turn_rows, wilson_interval)
+from nardy_cli.validate import validate_games
+
+PLAYERS = ("Ann", "Boris", "Chen")
+GAMES = 6  # of each variant
+
+
+def named_games(variant: str, count: int, seed: int):
+    """Self-played games with three players taking turns as White and Black."""
+    for index, record in enumerate(generate(Rules.preset(variant), count, seed)):
+        record.tags["White"], record.tags["Black"] = PLAYERS[index % 3], PLAYERS[(index + 1) % 3]
+        record.tags["Event"] = f"{variant} cup"
+        yield record
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory):
+    """(tables, replays) of GAMES long and GAMES short games written to NTN files and read back."""
+    folder = tmp_path_factory.mktemp("corpus")
+    for variant, seed in (("long", 3), ("short", 4)):
+        with open(folder / f"{variant}.ntn", "w", encoding="utf-8") as out:
+            notations.notation("ntn").write_games(named_games(variant, GAMES, seed), out)
+    paths = [str(folder / "long.ntn"), str(folder / "short.ntn")]
+    pairs = list(validate_games(iter_games(paths, on_error=pytest.fail)))
+    return collect(pairs), [result for _, result in pairs]
+
+
+def read_record(text: str):
+    return next(notations.notation("ntn").read_games(io.StringIO(text), "test.ntn"))
+
+
+def replayed(text: str):
+    record = read_record(text)
+    game = CorpusGame("test.ntn", 1, record)
+    return game, replay(record)
+
+
+SHORT_OPENING = """[White "Ann"]
+[Black "Boris"]
+[Variant "short"]
+
+1. 31: 8/5 6/5                 62: 24/18 13/11
+2. 66: 24/18(2) 13/7*(2)      *
+"""
+
+
+# --- per-game and per-turn rows -----------------------------------------------------------
+
+
+def test_turn_rows_pips_of_a_known_game():
+    game, result = replayed(SHORT_OPENING)
+    rows = turn_rows(game, result)
+    # 167 each at the start; 31 = 4 pips, 62 = 8 pips, 66 = 24 pips, and 13/7* hits Black's blot on
+    # White's 7 (Black's 18), which goes back to the bar (25): 7 more pips for Black
+    assert [(r["turn"], r["side"], r["player"], r["dice"]) for r in rows] == [
+        (1, WHITE, "Ann", "31"), (2, BLACK, "Boris", "62"), (3, WHITE, "Ann", "66")]
+    assert [(r["pips_white"], r["pips_black"], r["pip_lead"]) for r in rows] == [
+        (163, 167, 4), (163, 159, -4), (139, 166, 27)]
+    assert [r["opening"] for r in rows] == [True, False, False]
+    assert all(r["legal"] for r in rows)
+
+
+def test_game_row_of_an_unfinished_game():
+    game, result = replayed(SHORT_OPENING)
+    row = game_row(game, result)
+    assert row["outcome"] == "unfinished" and row["winner"] is None and row["first_mover"] == WHITE
+    assert (row["turns"], row["pips_white"], row["pips_black"]) == (3, 139, 166)
+    assert (row["doubles_white"], row["doubles_black"], row["hits_white"], row["hits_black"]) == (1, 0, 1, 0)
+    assert (row["passes_white"], row["pips_lost"], row["findings"]) == (0, 0, 0)
+    assert (row["white"], row["black"], row["event"], row["variant"]) == ("Ann", "Boris", "?", "short")
+
+
+def test_outcomes_resign_drop_and_an_illegal_turn():
+    _, resigned = replayed('[Variant "long"]\n[Result "2-0"]\n\n1. 63: 24/18/15  resign 2\n2-0\n')
+    _, dropped = replayed('[Variant "short"]\n[Result "0-1"]\n\n1. 31: 8/5 6/5  double 2\n2. drop\n0-1\n')
+    game, illegal = replayed('[Variant "short"]\n\n1. 31: 8/5 6/5  62: 24/18 13/7\n2. 64: 24/18 13/9\n*\n')
+    assert game_row(game, resigned)["outcome"] == "resign"
+    assert game_row(game, dropped)["outcome"] == "drop"
+    assert game_row(game, dropped)["winner"] == BLACK
+    row = game_row(game, illegal)
+    assert row["findings"] == 1 and row["outcome"] == "unfinished"
+
+
+def test_passes_and_pips_lost_counted_per_side():
+    # White is closed out: both of White's bar checkers face a full Black home board (Black's 1-6).
+    position = "short w barx2,13x13 24x3,6x2,5x2,4x2,3x2,2x2,1x2"
+    game, result = replayed(f'[Variant "short"]\n[Position "{position}"]\n\n1. 64: -  21: 24/22/21\n*\n')
+    row = game_row(game, result)
+    assert (row["passes_white"], row["pips_lost_white"]) == (1, 10)
+    assert (row["passes_black"], row["pips_lost_black"], row["pips_lost"]) == (0, 0, 10)
+
+
+# --- summaries ----------------------------------------------------------------------------
+
+
+def test_outcome_counts_by_variant_match_the_replays(corpus):
+    tables, replays = corpus
+    summary = summarize(tables.games, "variant")
+    for variant in ("long", "short"):
+        expected = Counter(r.category for r in replays if r.rules.variant == variant and r.ending == "finish")
+        for category in ("oin", "mars", "home-mars", "koks"):
+            assert summary.at[variant, category] == expected[category]
+        assert summary.at[variant, "games"] == GAMES
+        assert summary.at[variant, "wins"] == sum(r.winner == WHITE for r in replays if r.rules.variant == variant)
+    counts = outcome_counts(tables.games)
+    assert list(counts.columns) == list(OUTCOMES)
+    assert counts.to_numpy().sum() == 2 * GAMES
+
+
+def test_player_summary_counts_every_game_as_white_or_black(corpus):
+    tables, replays = corpus
+    summary = summarize(tables.games, "player")
+    for player in PLAYERS:
+        sides = [(r, side) for r in replays for side in (WHITE, BLACK) if r.record.player(side) == player]
+        wins = [r for r, side in sides if r.winner == side]
+        assert summary.at[player, "games"] == len(sides)
+        assert summary.at[player, "wins"] == len(wins)
+        for category in ("oin", "mars", "home-mars", "koks"):
+            assert summary.at[player, category] == sum(r.category == category for r in wins)
+        began = [(r, side) for r, side in sides if r.first_mover == side]
+        assert summary.at[player, "first_mover_games"] == len(began)
+        assert summary.at[player, "first_mover_wins"] == sum(r.winner == side for r, side in began)
+        assert summary.at[player, "mean_turns"] == pytest.approx(sum(len(r.turns) for r, _ in sides) / len(sides))
+    assert summary["games"].sum() == 2 * len(replays)
+
+
+def test_first_mover_rate_and_lengths_by_event(corpus):
+    tables, replays = corpus
+    summary = summarize(tables.games, "event")
+    games = [r for r in replays if r.rules.variant == "short"]
+    assert summary.at["short cup", "first_mover_wins"] == sum(r.winner == r.first_mover for r in games)
+    assert summary.at["short cup", "median_turns"] == statistics.median(len(r.turns) for r in games)
+    assert summary.at["short cup", "mean_pips_lost"] == pytest.approx(
+        sum(t.pips_lost for r in games for t in r.turns) / len(games))
+
+
+def test_unknown_grouping_is_refused(corpus):
+    with pytest.raises(ValueError, match="unknown grouping"):
+        summarize(corpus[0].games, "colour")
+
+
+def test_wilson_interval_by_hand():
+    z = 1.959963984540054
+    k, n = 8, 10
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    low, high = wilson_interval([k, 0, 5], [n, 10, 5])
+    assert (low[0], high[0]) == pytest.approx((centre - half, centre + half))
+    assert (low[0], high[0]) == pytest.approx((0.4902, 0.9433), abs=1e-4)
+    assert low[1] == 0 and high[2] == 1
+
+
+# --- dice fairness ------------------------------------------------------------------------
+
+
+def turns_with_dice(rolls: dict[str, int], player: str = "Ann") -> pd.DataFrame:
+    dice = [roll for roll, count in rolls.items() for _ in range(count)]
+    return pd.DataFrame({"player": player, "dice": dice, "opening": False})
+
+
+def chi_square_survival_even_df(statistic: float, df: int) -> float:
+    """P(chi2 with an even df > statistic) = exp(-x/2) * sum_{i<df/2} (x/2)^i / i!."""
+    half = statistic / 2
+    return math.exp(-half) * sum(half ** i / math.factorial(i) for i in range(df // 2))
+
+
+def test_chi_square_by_hand_on_a_fixed_dice_table():
+    # 360 rolls: each class at its expectation except 66 (+10) and 21 (-10); "12" is a 21 written low first
+    rolls = {roll: (10 if roll[0] == roll[1] else 20) for roll in ROLL_CLASSES}
+    rolls["66"], rolls["21"] = 20, 5
+    rolls["12"] = 5
+    turns = turns_with_dice(rolls)
+    counts = dice_counts(turns)
+    assert counts.loc["Ann", "21"] == 10 and counts.loc["Ann", "66"] == 20 and counts.to_numpy().sum() == 360
+    by_hand = 10 ** 2 / 10 + 10 ** 2 / 20  # (20-10)²/10 for 66, (10-20)²/20 for 21
+    fairness = dice_fairness(turns)
+    assert fairness.at["Ann", "n"] == 360
+    assert fairness.at["Ann", "chi2_rolls"] == pytest.approx(by_hand)
+    assert fairness.at["Ann", "p_rolls"] == pytest.approx(chi_square_survival_even_df(by_hand, 20))
+    doubles = 6 * 10 + 10  # 70 doubles where 60 are expected
+    doubles_by_hand = (doubles - 60) ** 2 / 60 + (290 - 300) ** 2 / 300
+    assert fairness.at["Ann", "doubles"] == doubles
+    assert fairness.at["Ann", "chi2_doubles"] == pytest.approx(doubles_by_hand)
+    assert fairness.at["Ann", "p_doubles"] == pytest.approx(math.erfc(math.sqrt(doubles_by_hand / 2)))
+    assert not fairness.at["Ann", "flagged"]
+
+
+def test_loaded_dice_are_flagged_and_n_is_shown():
+    turns = pd.concat([turns_with_dice({"66": 30, "31": 30}, "Loaded"),
+                       turns_with_dice({roll: (1 if roll[0] == roll[1] else 2) for roll in ROLL_CLASSES}, "Fair")])
+    fairness = dice_fairness(turns, total=True)
+    assert list(fairness.index) == ["all", "Loaded", "Fair"]
+    assert bool(fairness.at["Loaded", "flagged"]) and not fairness.at["Fair", "flagged"]
+    assert fairness.at["Fair", "p_rolls"] == pytest.approx(1.0)
+    shown = fairness_display(fairness)
+    assert shown.iloc[1][tr("n")] == 60 and shown.iloc[1][tr("flagged")] == "yes"
+
+
+def test_opening_rolls_are_left_out_of_fairness(corpus):
+    tables, _ = corpus
+    turns = tables.turns
+    opening = turns[turns["opening"]]
+    assert len(opening) == GAMES  # the first roll of each short game
+    assert set(opening["game"]) == set(range(1, GAMES + 1)) and (opening["turn"] == 1).all()
+    assert set(opening["file"]) == {f for f in turns["file"] if f.endswith("short.ntn")}
+    assert dice_counts(turns, None).to_numpy().sum() == len(turns) - GAMES
+
+
+def test_chi_square_of_nothing_is_nan():
+    statistic, p_value = chi_square([0, 0], [0.5, 0.5])
+    assert math.isnan(statistic[0]) and math.isnan(p_value[0])
+
+
+# --- labels -------------------------------------------------------------------------------
+
+
+def test_russian_labels(corpus):
+    tables, _ = corpus
+    text = summary_display(summarize(tables.games, "variant"), "ru").to_string()
+    for term in ("оин", "марс", "домашний марс", "кокс", "партии", "длинные нарды", "короткие нарды"):
+        assert term in text
+    outcomes = outcomes_display(outcome_counts(tables.games), "ru").to_string()
+    for term in ("сдача", "отказ от удвоения", "ничья", "не окончена"):
+        assert term in outcomes
+    assert tr("to_move", "ru", side=tr("black", "ru")) == "ход: чёрные"
+    assert tr("no-such-label", "ru") == "no-such-label"
+
+
+def test_summary_display_cells_show_rate_and_interval():
+    games = pd.DataFrame({"white": ["A"] * 10, "black": ["B"] * 10, "winner": [WHITE] * 8 + [BLACK] * 2,
+                          "first_mover": [WHITE] * 10, "outcome": ["mars"] * 8 + ["oin"] * 2,
+                          "turns": [50] * 10, "pips_lost_white": [0] * 10, "pips_lost_black": [3] * 10})
+    shown = summary_display(summarize(games, "player")).set_index("player")
+    assert shown.at["A", "mars"] == "8 (80.0% [49.0–94.3])"
+    assert shown.at["B", "oin"] == "2 (20.0% [5.7–51.0])"
+    assert shown.at["A", "win %"] == "80.0%" and shown.at["B", "mean pips lost"] == "3.0"
+
+
+def test_markdown_table():
+    table = pd.DataFrame({"a": [1, None], "b|c": ["x", "y"]})
+    assert markdown_table(table) == "| a | b\\|c |\n|---|---|\n| 1.0 | x |\n|  | y |"
