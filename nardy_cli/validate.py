@@ -40,16 +40,21 @@ class Summary:
     def text(self) -> str:
         total = sum(self.findings.values())
         by_code = ", ".join(f"{code} {n}" for code, n in sorted(self.findings.items()))
-        text = (f"{len(self.files)} files, {self.games} games, {self.turns} turns, "
-                f"{self.legal_games} legal games, {total} findings" + (f" ({by_code})" if by_code else ""))
+        text = ", ".join([_count(len(self.files), "file"), _count(self.games, "game"), _count(self.turns, "turn"),
+                          _count(self.legal_games, "legal game"), _count(total, "finding")])
+        text += f" ({by_code})" if by_code else ""
         if self.unreadable:
-            text += f", {self.unreadable} unreadable inputs"
+            text += ", " + _count(self.unreadable, "unreadable input")
         return text
 
     def as_dict(self) -> dict[str, Any]:
         return {"files": len(self.files), "games": self.games, "turns": self.turns,
                 "legal_games": self.legal_games, "findings_by_code": dict(sorted(self.findings.items())),
                 "unreadable": self.unreadable}
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
 def validate_games(games: Iterator[CorpusGame], overrides: tuple[str, ...] = ()
@@ -63,9 +68,7 @@ def finding_line(game: CorpusGame, finding: GameFinding) -> str:
     """One compiler-style line: ``file:line:col: game N (White – Black), move 7 White 63: ...: code: message``."""
     where = f"{game.source}:{finding.line}:{finding.column}"
     what = f"game {game.index} ({game.record.title()})"
-    if finding.action == "result":
-        what += ", result"
-    elif finding.action:
+    if finding.action and finding.action != "result":
         move = f"move {finding.move_number} " if finding.move_number is not None else ""
         side = f"{SIDE_NAMES[finding.side]} " if finding.side else ""
         what += f", {move}{side}{finding.action}"

@@ -60,7 +60,7 @@ CASES = {
                   "game.ntn:7:27: game 1 (Алиев Р. – Petrov S.), move 1 Black 43: 6/2 6/3: after-end: the game was "
                   "already over (finish)"),
     "result": (LONG + '[Position "long w 1 6x15 -"]\n[Result "1-0"]\n\n1. 21: 1/off\n1-0\n',
-               "game.ntn:8:1: game 1 (Алиев Р. – Petrov S.), result: result: declared 1-0 but White won with "
+               "game.ntn:8:1: game 1 (Алиев Р. – Petrov S.): result: declared 1-0 but White won with "
                "home-mars: 2-0 (scoring=oin-mars)"),
     "opening": (SHORT + "\n1. 66: 24/18(2) 13/7(2)\n",
                 "game.ntn:5:4: game 1 (A – B), move 1 White 66: 24/18(2) 13/7(2): opening: the opening roll of "
@@ -87,7 +87,7 @@ def test_syntax_error_is_located_and_later_games_still_read(tmp_path):
     lines = result.output.splitlines()
     assert lines[0].startswith(f"{tmp_path / 'game.ntn'}:5:18: game 1") and ": syntax: " in lines[0]
     assert ": game 2 " in lines[-2] and "not-maximal" in lines[-2]
-    assert lines[-1].startswith("1 files, 2 games")
+    assert lines[-1].startswith("1 file, 2 games")
 
 
 def test_rule_override_changes_the_verdict(tmp_path):
@@ -125,7 +125,7 @@ def test_missing_input_exit_2_others_still_read(tmp_path):
     good.write_text(LONG + "\n1. 63: 24/18/15\n", encoding="utf-8")
     result = CliRunner().invoke(cli, ["validate", str(tmp_path / "missing.ntn"), str(good)])
     assert result.exit_code == 2
-    assert "1 files, 1 games" in result.output
+    assert "1 file, 1 game" in result.output
 
 
 @pytest.mark.parametrize("name", ["long/club-evening", "long/kazan-cup-2026", "short/club-night-cube",
