@@ -91,10 +91,31 @@ def parse_position(text: str) -> Position:
 # --- commands ----------------------------------------------------------------------------
 
 
-@click.group()
+class _Guarded(click.Group):
+    """A group whose commands never end in a traceback, unless ``--debug`` asks for one."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except (click.ClickException, click.exceptions.Exit, click.Abort, SystemExit):
+            raise
+        except KeyboardInterrupt:
+            raise click.Abort() from None
+        except Exception as error:  # the last line of defence: say what failed, and how to learn more
+            if ctx.meta.get("nardy.debug"):
+                raise
+            click.echo(f"error: {type(error).__name__}: {error} (run again with --debug for the details, "
+                       "and please report it)", err=True)
+            ctx.exit(EXIT_INPUT)
+
+
+@click.group(cls=_Guarded)
 @click.version_option(package_name="nardy-cli")
-def cli() -> None:
+@click.option("--debug", is_flag=True, help="Show the full traceback of an unexpected error.")
+@click.pass_context
+def cli(ctx: click.Context, debug: bool) -> None:
     """Replay, validate, analyse and convert records of long and short nardy."""
+    ctx.meta["nardy.debug"] = debug
 
 
 @cli.command()
