@@ -123,7 +123,13 @@ class Position:
             raise PositionError(f"unknown variant {variant!r}: expected long or short")
         if turn not in SIDES:
             raise PositionError(f"side to move must be w or b, found {turn!r}")
-        white, black = parse_board(white_text), parse_board(black_text)
+        boards = []
+        for name, board_text in (("White", white_text), ("Black", black_text)):
+            try:
+                boards.append(parse_board(board_text))
+            except PositionError as error:
+                raise PositionError(f"{name}'s checkers: {error}") from None
+        white, black = boards
         first_text, cube_value, cube_owner = None, 1, None
         for word in rest:
             cube = re.fullmatch(r"cube=(\d+)([wb]?)", word)

@@ -1,0 +1,87 @@
+"""Rule sets and the position notation."""
+import pytest
+from hypothesis import given, strategies as st
+
+from nardy_cli.position import Position, PositionError, format_board, parse_board
+from nardy_cli.rules import Rules, RulesError, check_overrides
+
+
+def test_presets_spell_out_every_option():
+    assert str(Rules.preset("long")) == \
+        "long opening=reroll head=classic block=step last_roll=off scoring=oin-mars cube=off"
+    assert str(Rules.preset("short")) == "short scoring=backgammon cube=on crawford=on jacoby=off"
+
+
+def test_rule_text_over_a_preset():
+    rules = Rules.parse("long head=general block=turn")
+    assert (rules.head, rules.block, rules.opening) == ("general", "turn", "reroll")
+    assert rules.describe("head") == "head=general"
+    assert rules.differences() == "head=general block=turn"
+    assert Rules.parse("short jacoby=on").jacoby == "on"
+    assert Rules.parse("head=strict", base="long").head == "strict"
+    assert Rules.preset("long").with_options(["variant=short", "cube=off"]).variant == "short"
+
+
+@pytest.mark.parametrize("text,message", [
+    ("long head=sometimes", "head=sometimes is not allowed in long nardy: expected one of classic, general, strict"),
+    ("long colour=red", "unknown rule option 'colour'"),
+    ("short head=classic", "rule option 'head' does not exist in short nardy"),
+    ("long head", "expected key=value, found 'head'"),
+    ("medium", "unknown variant 'medium'"),
+])
+def test_bad_rule_texts_say_what_is_wrong(text, message):
+    with pytest.raises(RulesError, match=message.replace("(", r"\(")):
+        Rules.parse(text)
+
+
+def test_overrides_for_a_mixed_corpus():
+    check_overrides(["head=general", "jacoby=on"])  # each valid in one of the games
+    assert Rules.preset("short").with_options(["head=general"], own_only=True) == Rules.preset("short")
+    with pytest.raises(RulesError):
+        check_overrides(["head=never"])
+
+
+@pytest.mark.parametrize("scheme,points", [("oin-mars", (2, 2, 2, 1)), ("oin-mars-koks", (3, 2, 2, 1)),
+                                           ("home-mars", (2, 3, 2, 1))])
+def test_scoring_tables(scheme, points):
+    rules = Rules.parse(f"long scoring={scheme}")
+    assert tuple(rules.points(c) for c in ("koks", "home-mars", "mars", "oin")) == points
+
+
+def test_start_positions_in_notation():
+    assert str(Position.start("long")) == "long w 24x15 24x15"
+    assert str(Position.start("short")) == "short w 24x2,13x5,8x3,6x5 24x2,13x5,8x3,6x5"
+    assert Position.parse("long w 24x15 24x15").first == frozenset("wb")
+    assert Position.parse("long b 24x14,15 24x15").first == frozenset("b")
+
+
+def test_first_turn_and_cube_fields():
+    position = Position.parse("long w 24x15 24x15 b")
+    assert position.first == frozenset("b") and str(position) == "long w 24x15 24x15 b"
+    cubed = Position.parse("short w bar,13x4,8x3,6x5,5x2 24x2,13x5,8x3,6x4,4 cube=2b")
+    assert (cubed.cube_value, cubed.cube_owner, cubed.white[25]) == (2, "b", 1)
+    assert str(cubed).endswith("cube=2b")
+    assert Position.parse("long w 6x2,4x3,1 6x4,5x4,2x4 -").borne_off("w") == 9
+
+
+@pytest.mark.parametrize("text,message", [
+    ("long w 24x16 24x15", "White.s checkers: 16 checkers listed, at most 15"),
+    ("long w 24x14,12 24x15", "White's point 12 holds checkers of both sides"),
+    ("long w 24x14,bar 24x15", "long nardy has no bar"),
+    ("long w 24x15 13-5", "Black.s checkers: expected a point like 13x5, 6 or bar, found '13-5'"),
+    ("long x 24x15 24x15", "side to move must be w or b"),
+    ("long w 24x15", "expected '<variant> <side> <white> <black>"),
+    ("short w - - cube=3", "cube value must be a power of two"),
+])
+def test_bad_positions_say_what_is_wrong(text, message):
+    with pytest.raises(PositionError, match=message):
+        Position.parse(text)
+
+
+boards = st.lists(st.integers(min_value=0, max_value=3), min_size=25, max_size=25).filter(lambda c: sum(c) <= 15)
+
+
+@given(boards)
+def test_board_text_round_trip(counts):
+    board = (15 - sum(counts), *counts)
+    assert parse_board(format_board(board)) == board
