@@ -46,7 +46,7 @@ _COMMENT_BODY_RE = re.compile(r"(?:[^\\}]|\\.|\\\Z)*", re.DOTALL)
 _COMMENT_UNESCAPE_RE = re.compile(r"\\([\\}\[])")
 _TAG_UNESCAPE_RE = re.compile(r'\\(["\\])')
 _SPACE_RE = re.compile(r"\s*")
-_SNIFF_RE = re.compile(r'^\s*\[Variant\s+"(?:long|short)"\s*\]|(?:^|\s)[1-6]-?[1-6]:(?:\s|$)', re.M | re.I)
+_SNIFF_RE = re.compile(r'^\s*\[Variant\s*"(?:long|short)"\s*\]|(?:^|\s)[1-6]-?[1-6]:(?:\s|$)', re.M | re.I)
 
 Cell = tuple[int, int]  # (move number, 0 for White's column or 1 for Black's)
 
