@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nardy_cli.notations import mat
+from nardy_cli.replay import replay
 from nardy_cli.record import BAR, BLACK, OFF, WHITE, Action, GameRecord, Move
 
 DATA = Path(__file__).parent / "data" / "mat"
@@ -166,7 +167,7 @@ def test_score_line_ratings_money_game_and_beaver() -> None:
     assert (game.tags["Black"], game.tags["BlackRating"]) == ("bob", "1720.5")
     assert game.tags["MatchLength"] == "0"
     assert non_rolls(game) == [
-        (WHITE, "double", 2), (BLACK, "beaver", 4), (WHITE, "take", None),  # the roll after a beaver takes it
+        (WHITE, "double", 2), (BLACK, "beaver", 4),  # a beaver is a take and a redouble: no take follows
         (BLACK, "double", 8), (WHITE, "drop", None),
     ]
     assert (game.result, game.tags["Termination"]) == ("0-4", "drop")
@@ -328,9 +329,11 @@ def test_writer_writes_ratings_that_are_not_from_elo_headers() -> None:
     assert " lasse : 0 " in write([galaxy])[0]  # its ratings come from the Elo headers
 
 
-def test_writer_omits_the_take_of_a_beaver() -> None:
-    text, _ = write(read(DATA / "ratings.mat"))
+def test_beaver_round_trip_and_replay() -> None:
+    (game,) = read(DATA / "ratings.mat")
+    text, _ = write([game])
     assert "  2)  Doubles => 2                Beavers => 4\n  3) 21: 9/7 8/7 " in text
+    assert [f for f in replay(game).findings if f.code == "cube"] == []
 
 
 def test_writer_computes_missing_cube_values_scores_and_game_numbers() -> None:

@@ -237,10 +237,7 @@ class _GameBuilder:
             return
         action.number = number
         actions = self.record.actions
-        if action.kind == "roll" and actions and actions[-1].kind == "beaver":
-            # MAT writes no take after a beaver: the doubler's next roll is it
-            actions.append(Action(side=action.side, kind="take", line=line, column=column))
-        actions.append(action)
+        actions.append(action)  # a beaver is a take and a redouble at once: no take follows it
 
     def parse_action(self, side: str, cell: str, line: int, column: int) -> Action | None:
         """The action a cell holds, or None after recording an error."""
