@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 WHITE = "w"
 BLACK = "b"
@@ -178,6 +178,7 @@ def _point(text: str, offset: int, *, source: bool) -> int:
     return value
 
 
+@lru_cache(maxsize=1 << 16)  # plays repeat a great deal across games; Moves are immutable
 def parse_play(text: str) -> tuple[Move, ...]:
     """Parse a play such as ``24/18*/15 13/7 6/4(2) bar/22 6/off``; ``-`` or empty is no play.
 
