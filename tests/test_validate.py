@@ -133,6 +133,6 @@ def test_missing_input_exit_2_others_still_read(tmp_path):
 def test_samples_give_their_expected_output(name, monkeypatch):
     monkeypatch.chdir(ROOT)
     result = CliRunner().invoke(cli, ["validate", f"sample_games/{name}.ntn"])
-    expected = (SAMPLES / "expected" / f"{name.split('/')[1]}.validate.txt").read_text(encoding="utf-8")
+    expected = (SAMPLES / "expected" / f"{name.split('/')[1]}.validate.out").read_text(encoding="utf-8")
     assert result.output == expected
     assert result.exit_code == (1 if "findings (" in expected else 0)
