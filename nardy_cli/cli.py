@@ -5,7 +5,7 @@ import json
 import re
 import sys
 from collections.abc import Callable
-from functools import wraps
+from functools import partial, wraps
 from typing import Any
 
 import click
@@ -18,7 +18,8 @@ from .output import OutputError, atomic_output
 from .position import Position, PositionError
 from .rules import Rules, RulesError, check_overrides
 from .selfplay import BOTS, generate
-from .validate import Summary, finding_dict, finding_line, validate_games
+from .parallel import ClusterError, map_games, replayed, validated
+from .validate import Summary
 
 EXIT_FINDINGS, EXIT_INPUT = 1, 2
 
@@ -51,6 +52,15 @@ def input_options(function: Callable) -> Callable:
     return function
 
 
+def parallel_options(function: Callable) -> Callable:
+    """``--jobs`` and ``--dask``: where the per-game work runs (same output either way)."""
+    function = click.option("--jobs", "-j", type=click.IntRange(min=0), default=0, show_default=True,
+                            help="Worker processes; 0 = every core, 1 = no pool.")(function)
+    return click.option("--dask", metavar="CLUSTER",
+                        help="Run on Dask: local, local:WORKERS or tcp://HOST:PORT "
+                             "(pip install 'nardy-cli[dask]').")(function)
+
+
 def output_options(function: Callable) -> Callable:
     function = click.option("-o", "--output", metavar="FILE", help="Write here instead of standard output.")(function)
     return click.option("--force", is_flag=True, help="Replace an existing output file.")(function)
@@ -62,7 +72,7 @@ def usage_errors(function: Callable) -> Callable:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return function(*args, **kwargs)
-        except (RulesError, PositionError, OutputError, notations.UnknownFormat) as error:
+        except (RulesError, PositionError, OutputError, notations.UnknownFormat, ClusterError) as error:
             raise click.UsageError(str(error)) from None
     return wrapper
 
@@ -211,9 +221,10 @@ def convert(paths: tuple[str, ...], input_format: str | None, encoding: str | No
 @rule_option
 @format_option("text", "json")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the summary.")
+@parallel_options
 @usage_errors
 def validate(paths: tuple[str, ...], input_format: str | None, encoding: str | None, pattern: str | None,
-             rules: tuple[str, ...], output_format: str, quiet: bool) -> None:
+             rules: tuple[str, ...], output_format: str, quiet: bool, jobs: int, dask: str | None) -> None:
     """Replay every game of every PATH and report each illegal move, cube action or result.
 
     Exit status: 0 when every game is legal, 1 when there is any finding, 2 when
@@ -227,14 +238,15 @@ def validate(paths: tuple[str, ...], input_format: str | None, encoding: str | N
         summary.unreadable += 1
         click.echo(f"error: {message}", err=True)
 
-    games = iter_games(paths, fmt=input_format, encoding=encoding, pattern=pattern, on_error=input_error)
-    for game, result in validate_games(games, rules):
-        summary.add(game, result)
-        for finding in result.findings:
-            if output_format == "json":
-                findings.append(finding_dict(game, result, finding))
-            elif not quiet:
-                click.echo(finding_line(game, finding))
+    task = partial(replayed, build=validated, overrides=rules)
+    for result in map_games(paths, task, jobs=jobs or None, dask=dask, fmt=input_format, encoding=encoding,
+                            pattern=pattern, on_error=input_error):
+        summary.merge(result.summary)
+        if output_format == "json":
+            findings.extend(result.findings)
+        elif not quiet:
+            for line in result.lines:
+                click.echo(line)
     if output_format == "json":
         click.echo(json.dumps({**summary.as_dict(), "findings": findings}, ensure_ascii=False, indent=2))
     else:

@@ -11,17 +11,29 @@ import os
 import sys
 from collections.abc import Callable
 from contextlib import nullcontext
+from functools import partial
 from itertools import islice
 from typing import TYPE_CHECKING
 
 import click
 
-from .cli import EXIT_INPUT, cli, format_option, input_options, parse_dice, parse_position, rule_option, usage_errors
+from .cli import (
+    EXIT_INPUT,
+    cli,
+    format_option,
+    input_options,
+    parallel_options,
+    parse_dice,
+    parse_position,
+    rule_option,
+    usage_errors,
+)
 from .corpus import CorpusGame, iter_games
 from .record import BLACK, WHITE
 from .replay import GameReplay, replay
 from .rules import check_overrides
-from .validate import validate_games
+from .output import atomic_output
+from .parallel import map_games, replayed
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -55,10 +67,10 @@ def picture_options(default: str) -> Callable[[Callable], Callable]:
 
 
 def read_tables(paths: tuple[str, ...], input_format: str | None, encoding: str | None, pattern: str | None,
-                rules: tuple[str, ...], quiet: bool) -> tuple[Tables, int]:
-    """Replay every game of the inputs into tables, with a progress bar on a terminal's stderr;
-    also the number of unreadable inputs (each reported on stderr)."""
-    from .stats import collect
+                rules: tuple[str, ...], quiet: bool, jobs: int = 1, dask: str | None = None) -> tuple[Tables, int]:
+    """Replay every game (in ``jobs`` processes or on Dask) and collect the tables; also the number
+    of unreadable inputs (each reported on stderr)."""
+    from .stats import collect_rows, game_rows
 
     check_overrides(rules)
     unreadable: list[str] = []
@@ -67,17 +79,30 @@ def read_tables(paths: tuple[str, ...], input_format: str | None, encoding: str 
         unreadable.append(message)
         click.echo(f"error: {message}", err=True)
 
-    pairs = validate_games(iter_games(paths, fmt=input_format, encoding=encoding, pattern=pattern,
-                                      on_error=input_error), rules)
+    bundles = map_games(paths, partial(replayed, build=game_rows, overrides=rules), jobs=jobs or None, dask=dask,
+                        fmt=input_format, encoding=encoding, pattern=pattern, on_error=input_error)
     stderr = click.get_text_stream("stderr")
-    progress = nullcontext(pairs) if quiet or not stderr.isatty() else click.progressbar(
-        pairs, label="Replaying games", file=stderr, show_pos=True,
-        item_show_func=lambda pair: os.path.basename(pair[0].source) if pair else None)
+    progress = nullcontext(bundles) if quiet or not stderr.isatty() else click.progressbar(
+        bundles, label="Replaying games", file=stderr, show_pos=True,
+        item_show_func=lambda bundle: os.path.basename(bundle[0]["file"]) if bundle else None)
     with progress as stream:
-        tables = collect(stream)
+        tables = collect_rows(stream)
     if tables.games.empty:
         raise click.UsageError("no games found in the inputs")
     return tables, len(unreadable)
+
+
+def write_parquet(table: pd.DataFrame, directory: str, name: str, force: bool) -> str:
+    """``table`` as ``DIR/NAME.parquet``, written atomically."""
+    try:
+        import pyarrow  # noqa: F401  (pandas needs it for Parquet)
+    except ImportError:
+        raise click.UsageError("--parquet needs pyarrow: pip install 'nardy-cli[dask]'") from None
+    os.makedirs(directory, exist_ok=True)
+    path = os.path.join(directory, f"{name}.parquet")
+    with atomic_output(path, force=force) as out:
+        table.to_parquet(out.buffer, index=False)
+    return path
 
 
 def exit_status(unreadable: int) -> None:
@@ -128,11 +153,14 @@ def format_statistics(summary: pd.DataFrame, fairness: pd.DataFrame, output_form
 @click.option("--out", "out_dir", metavar="DIR",
               help="Also write the full report into DIR: CSV tables, PNG/SVG charts, report.html.")
 @click.option("--force", is_flag=True, help="Replace a report already in DIR.")
+@click.option("--parquet", "parquet_dir", metavar="DIR",
+              help="Also write the per-game and per-turn tables as Parquet files into DIR (needs pyarrow).")
 @lang_option
+@parallel_options
 @usage_errors
 def stats_command(paths: tuple[str, ...], input_format: str | None, encoding: str | None, pattern: str | None,
                   rules: tuple[str, ...], quiet: bool, by: str, output_format: str, out_dir: str | None,
-                  force: bool, lang: str) -> None:
+                  force: bool, parquet_dir: str | None, lang: str, jobs: int, dask: str | None) -> None:
     """Statistics of every game of every PATH: wins, oin / mars / home mars / koks rates with
     95 % intervals, game length, first-mover advantage, pips lost and dice fairness.
 
@@ -142,7 +170,10 @@ def stats_command(paths: tuple[str, ...], input_format: str | None, encoding: st
     from .report import write_report
     from .stats import dice_fairness, summarize
 
-    tables, unreadable = read_tables(paths, input_format, encoding, pattern, rules, quiet)
+    tables, unreadable = read_tables(paths, input_format, encoding, pattern, rules, quiet, jobs, dask)
+    if parquet_dir:
+        for name, table in (("games", tables.games), ("turns", tables.turns)):
+            click.echo(f"{write_parquet(table, parquet_dir, name, force)} written", err=True)
     if out_dir:
         page = write_report(out_dir, tables.games, tables.turns, tables.findings, lang, force=force)
         click.echo(f"report written to {page}", err=True)

@@ -7,7 +7,7 @@ from itertools import chain
 
 from . import notations
 from .record import GameRecord
-from .sources import InputError, Source, iter_sources, read_lines
+from .sources import InputError, Source, check_encoding, iter_sources, read_lines
 
 SNIFF_LINES = 60
 
@@ -65,6 +65,12 @@ def iter_games(paths: list[str] | tuple[str, ...], *, fmt: str | None = None, en
                pattern: str | None = None, on_error: Callable[[str], None]) -> Iterator[CorpusGame]:
     """Every game of every input, in order; inputs that cannot be read go to ``on_error``
     and the others are still read."""
+    if encoding:
+        try:
+            check_encoding(encoding)
+        except InputError as error:
+            on_error(str(error))
+            return
     extensions = notations.known_extensions()
     tracker = CrawfordTracker()
     for path in paths:

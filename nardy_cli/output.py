@@ -36,8 +36,9 @@ def atomic_output(path: str | None, *, force: bool = False, inputs: tuple[str, .
         sys.stdout.flush()
         return
     target = os.path.realpath(path)
-    if any(os.path.exists(i) and os.path.samefile(i, target) for i in inputs if i != "-" and os.path.exists(target)):
-        raise OutputError(f"{path}: is one of the inputs; choose another output file")
+    _check_not_an_input(path, target, inputs)
+    if os.path.isdir(target):
+        raise OutputError(f"{path}: is a directory; name the output file")
     if os.path.exists(target) and not force:
         raise OutputError(f"{path}: already exists; add --force to replace it")
     directory = os.path.dirname(target) or "."
@@ -52,7 +53,23 @@ def atomic_output(path: str | None, *, force: bool = False, inputs: tuple[str, .
             yield handle
         os.chmod(handle.name, _mode_for(target))
         os.replace(handle.name, target)
-    except BaseException:
+    except BaseException as error:
         if os.path.exists(handle.name):
             os.unlink(handle.name)
+        if isinstance(error, OSError):  # inputs report their own errors: this one is the output's (a full disk...)
+            raise OutputError(f"{path}: cannot write: {error.strerror or error}; it is left as it was") from error
         raise
+
+
+def _check_not_an_input(path: str, target: str, inputs: tuple[str, ...]) -> None:
+    """Refuse an output that is an input, or lies in an input directory (where it would be read too)."""
+    for given in inputs:
+        if given == "-" or not os.path.exists(given):
+            continue
+        if os.path.isdir(given):
+            directory = os.path.realpath(given)
+            if os.path.commonpath([directory, target]) == directory:
+                raise OutputError(f"{path}: is inside the input directory {given}, where it would be read as an "
+                                  "input too; write it elsewhere")
+        elif os.path.exists(target) and os.path.samefile(given, target):
+            raise OutputError(f"{path}: is one of the inputs; choose another output file")

@@ -132,7 +132,7 @@ class Position:
         white, black = boards
         first_text, cube_value, cube_owner = None, 1, None
         for word in rest:
-            cube = re.fullmatch(r"cube=(\d+)([wb]?)", word)
+            cube = re.fullmatch(r"cube=(\d{1,9})([wb]?)", word)
             if cube:
                 cube_value, cube_owner = int(cube.group(1)), cube.group(2) or None
                 if cube_value < 1 or cube_value & (cube_value - 1):

@@ -101,6 +101,10 @@ def next_cell(cell: tuple[int, int], side: str) -> tuple[int, int]:
     return row, column
 
 
+MESSAGE_CHARS = 240
+"""The longest error message kept whole: longer ones quote too much of a bad input."""
+
+
 @dataclass(frozen=True)
 class RecordError:
     """A place where a record could not be read as its notation requires."""
@@ -108,6 +112,11 @@ class RecordError:
     line: int
     column: int
     message: str
+
+    def __post_init__(self) -> None:
+        if len(self.message) > MESSAGE_CHARS:  # it quotes a huge line: keep its start and its end
+            cut = MESSAGE_CHARS // 2
+            object.__setattr__(self, "message", f"{self.message[:cut]} … {self.message[-cut:]}")
 
     def __str__(self) -> str:
         return f"{self.line}:{self.column}: {self.message}"

@@ -78,7 +78,7 @@ class GameReplay:
         return not self.findings
 
 
-_RESULT_RE = re.compile(r"(\d+)-(\d+)")
+_RESULT_RE = re.compile(r"(\d{1,9})-(\d{1,9})")  # longer numbers are no scores (and int() refuses some)
 
 
 def game_rules(record: GameRecord, overrides: list[str] | tuple[str, ...] = ()) -> Rules:
@@ -123,7 +123,7 @@ class _Replayer:
             side=side or (action.side if action else None),
             action=action_text(action) if action else None,
             line=action.line if action else self.record.line,
-            column=action.column if action else 0,
+            column=action.column if action else 1,
         ))
 
     # --- the whole game ------------------------------------------------------------
@@ -383,7 +383,8 @@ def replay(record: GameRecord, overrides: list[str] | tuple[str, ...] = (), *,
     except RulesError as error:
         rules = Rules.preset(record.variant if record.variant in ("long", "short") else "long")
         result = GameReplay(record, rules, complete=False)
-        result.findings.append(GameFinding("syntax", f"rules: {error}", line=record.line))
+        result.findings.append(GameFinding("syntax", f"rules: {error}", line=record.line,
+                                                    column=1))
         return result
     replayer = _Replayer(record, rules, crawford and rules.crawford == "on")
     for error in record.errors:

@@ -1,37 +1,49 @@
 """Where records come from: files, directories, standard input, compressed files and zip archives.
 
 Every input is read as a stream of decoded text lines: memory does not grow
-with the size of a file. The encoding is told from a byte-order mark, else
-strict UTF-8 on the first 64 KiB, else CP1251 (Russian Windows), unless the
-user names one.
+with the size of a file, only with its longest line. The encoding is told from a
+byte-order mark, else from NUL bytes (UTF-16 without a mark), else the text is
+read as UTF-8 until a byte is not UTF-8: if all before was ASCII the file is
+CP1251 (Russian Windows) from there on, otherwise that byte becomes U+FFFD. A
+file that is valid UTF-8 is never read as CP1251. The user may name an encoding.
+Compression is told from the name (``.gz``, ``.bz2``, ``.xz``), else from the
+first bytes. formats/input.md says all this for users.
 """
 from __future__ import annotations
 
 import bz2
 import codecs
 import fnmatch
+import functools
 import gzip
+import io
 import lzma
 import os
 import re
 import sys
 import zipfile
-from collections.abc import Iterator
+import zlib
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import BinaryIO, Callable
+from typing import Any, BinaryIO, Callable, Protocol
 
-HEAD_BYTES = 1 << 16
 CHUNK_BYTES = 1 << 16
-_COMPRESSED: dict[str, Callable[[BinaryIO], BinaryIO]] = {
-    ".gz": lambda raw: gzip.GzipFile(fileobj=raw),
-    ".bz2": bz2.BZ2File,
-    ".xz": lzma.LZMAFile,
-}
-_LINE_END = re.compile(r"\r\n|\r|\n")
+SNIFF_BYTES = 64  # what the encoding is told from
+# Openers of compressed data, given a file name (then they close the file) or a stream.
+_COMPRESSED: dict[str, Callable[[Any], BinaryIO]] = {".gz": gzip.open, ".bz2": bz2.open, ".xz": lzma.open}
+_MAGIC = ((re.compile(rb"\x1f\x8b"), ".gz"), (re.compile(rb"BZh[1-9]1AY&SY"), ".bz2"),
+          (re.compile(rb"\xfd7zXZ\x00"), ".xz"))
+_BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
+         (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\n|\r)")
+# What a damaged compressed file or archive raises while it is read.
+_READ_ERRORS = (OSError, EOFError, zlib.error, lzma.LZMAError, zipfile.BadZipFile)
+# What opening one raises besides: encrypted or unsupported zip members.
+_OPEN_ERRORS = _READ_ERRORS + (RuntimeError, NotImplementedError)
 
 
 class InputError(Exception):
-    """An input that cannot be opened or decoded; the message says which and why."""
+    """An input that cannot be opened or decoded; the message says which, why and what to do."""
 
 
 @dataclass(frozen=True)
@@ -51,111 +63,282 @@ class Source:
         return base
 
 
-def sniff_encoding(head: bytes) -> str:
-    """The encoding of a text from its first bytes."""
-    if head.startswith(codecs.BOM_UTF8):
-        return "utf-8-sig"
-    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        return "utf-16"
+class _Decoder(Protocol):
+    def decode(self, data: bytes, final: bool = False) -> str: ...
+
+
+class _Utf8OrCp1251:
+    """UTF-8 until a byte is not UTF-8; then CP1251 if all before was ASCII (the same text in
+    both), else UTF-8 with that byte and any later bad one replaced by U+FFFD."""
+
+    def __init__(self) -> None:
+        self._partial = b""  # a UTF-8 sequence cut by the end of the last chunk
+        self._ascii = True
+        self._then: _Decoder | None = None
+
+    def decode(self, data: bytes, final: bool = False) -> str:
+        if self._then is not None:
+            return self._then.decode(data, final)
+        data = self._partial + data
+        try:
+            text, used = codecs.utf_8_decode(data, "strict", final)
+        except UnicodeDecodeError as error:
+            text = data[:error.start].decode("utf-8")
+            encoding = "cp1251" if self._ascii and text.isascii() else "utf-8"
+            self._then = codecs.getincrementaldecoder(encoding)(errors="replace")
+            return text + self._then.decode(data[error.start:], final)
+        self._partial = data[used:]
+        self._ascii = self._ascii and text.isascii()
+        return text
+
+
+def check_encoding(encoding: str) -> None:
+    """Raise :class:`InputError` unless ``encoding`` names a text encoding Python knows."""
     try:
-        codecs.getincrementaldecoder("utf-8")().decode(head, final=False)
-        return "utf-8"
-    except UnicodeDecodeError:
-        return "cp1251"
+        if not getattr(codecs.lookup(encoding), "_is_text_encoding", True):  # base64, rot13, zlib...
+            raise LookupError(encoding)
+    except LookupError:
+        raise InputError(f"unknown encoding {encoding!r}: name one such as utf-8, cp1251, utf-16 or latin-1 "
+                         "(or leave --encoding out to have it detected)") from None
+
+
+def sniff_encoding(head: bytes) -> str | None:
+    """The encoding that the first bytes of a text show (a byte-order mark, or UTF-16's NUL
+    bytes), or None when they show none."""
+    for bom, encoding in _BOMS:
+        if head.startswith(bom):
+            return encoding
+    evens, odds = head[0:SNIFF_BYTES:2], head[1:SNIFF_BYTES:2]
+    evens = evens[:len(odds)]
+    if len(odds) >= 2 and not any(odds) and all(evens):
+        return "utf-16-le"
+    if len(odds) >= 2 and not any(evens) and all(odds):
+        return "utf-16-be"
+    return None
+
+
+def _decoder(encoding: str | None, head: bytes) -> _Decoder:
+    encoding = encoding or sniff_encoding(head)
+    if encoding is None:
+        return _Utf8OrCp1251()
+    return codecs.getincrementaldecoder(encoding)(errors="replace")
+
+
+def split_lines(pieces: Iterable[str]) -> Iterator[str]:
+    """The lines of a text given in pieces, each with its line end: ``\\n``, ``\\r\\n`` or a lone
+    ``\\r`` (old Mac files). Each piece is scanned once, so a long line costs linear time."""
+    pending: list[str] = []  # the start of a line that goes on in the next piece
+    for piece in pieces:
+        if pending and piece and pending[-1].endswith("\r"):  # held back: it may have been half of \r\n
+            cut = 1 if piece.startswith("\n") else 0
+            yield "".join(pending) + piece[:cut]
+            pending.clear()
+            piece = piece[cut:]
+        used = _lines_end(piece)
+        lines = _LINE.findall(piece, 0, used)
+        if lines and pending:
+            lines[0] = "".join(pending) + lines[0]
+            pending.clear()
+        yield from lines
+        if used < len(piece):
+            pending.append(piece[used:])
+    if pending:
+        yield "".join(pending)
+
+
+def _lines_end(piece: str) -> int:
+    """Just past the last line end of ``piece``, but before a ``\\r`` that ends it (half of ``\\r\\n``?)."""
+    end = max(piece.rfind("\n"), piece.rfind("\r")) + 1
+    if end == len(piece) and piece.endswith("\r"):
+        end = max(piece.rfind("\n", 0, end - 1), piece.rfind("\r", 0, end - 1)) + 1
+    return end
 
 
 def read_lines(source: Source, encoding: str | None = None) -> Iterator[str]:
     """The decoded lines of ``source`` with their line ends, read in chunks.
 
-    Lines end at ``\\n``, ``\\r\\n`` or a lone ``\\r`` (old Mac files); bytes that
-    are not valid in the encoding become U+FFFD rather than stopping the read.
+    Bytes that are not valid in the encoding become U+FFFD rather than stopping the
+    read. An input that cannot be opened, or whose compressed data is damaged, raises
+    :class:`InputError` (after the lines read before the damage).
     """
+    if encoding:
+        check_encoding(encoding)
     try:
         stream = source.open()
-    except (OSError, zipfile.BadZipFile) as error:
-        raise InputError(f"{source.name}: cannot open: {error.strerror or error}") from None
+    except _OPEN_ERRORS as error:
+        raise _unreadable_error(source.name, error, 0) from None
+    lines = 0
     with stream:
         try:
-            head = stream.read(HEAD_BYTES)
-        except (OSError, EOFError, lzma.LZMAError, zipfile.BadZipFile) as error:
-            raise InputError(f"{source.name}: cannot read: {error}") from None
-        decoder = codecs.getincrementaldecoder(encoding or sniff_encoding(head))(errors="replace")
-        pending = ""
-        chunk = head
-        while True:
-            final = not chunk
-            text = pending + decoder.decode(chunk, final=final)
-            start = 0
-            for match in _LINE_END.finditer(text):
-                if match.end() == len(text) and match.group() == "\r" and not final:
-                    break  # a \r at the chunk's end may be the first half of \r\n
-                yield text[start:match.end()]
-                start = match.end()
-            pending = text[start:]
-            if final:
-                break
-            try:
-                chunk = stream.read(CHUNK_BYTES)
-            except (OSError, EOFError, lzma.LZMAError, zipfile.BadZipFile) as error:
-                raise InputError(f"{source.name}: cannot read: {error}") from None
-        if pending:
-            yield pending
+            for line in split_lines(_decoded(stream, encoding)):
+                lines += 1
+                yield line
+        except _READ_ERRORS as error:
+            raise _unreadable_error(source.name, error, lines) from None
 
 
-def _decompressed(name: str, raw: BinaryIO) -> BinaryIO:
-    """``raw`` itself, or a decompressing stream over it when ``name`` says it is compressed."""
-    opener = _COMPRESSED.get(os.path.splitext(name)[1].lower())
-    return opener(raw) if opener else raw
+def _unreadable_error(name: str, error: BaseException, lines: int) -> InputError:
+    """What to tell of an input that failed after ``lines`` lines: the system's words, or damage."""
+    if isinstance(error, OSError) and error.errno is not None:
+        return InputError(f"{name}: cannot read: {error.strerror}; check that the file exists and that you may "
+                          "read it")
+    where = f"after line {lines}" if lines else "from its start"
+    return InputError(f"{name}: cannot read {where}: {_reason(error)}; the file is damaged, cut short or packed in "
+                      "a way nardy does not read (the games before were read): fetch it again, or unpack it "
+                      "yourself")
 
 
-def _file_source(path: str) -> Source:
-    return Source(path, lambda: _decompressed(path, open(path, "rb")))
+def _decoded(stream: BinaryIO, encoding: str | None) -> Iterator[str]:
+    """The text of ``stream``, decoded as its bytes come (``read1``: what a damaged compressed
+    file gives before the damage is not lost with the chunk that holds it)."""
+    read = getattr(stream, "read1", stream.read)
+    head = b""
+    while len(head) < SNIFF_BYTES and (chunk := read(CHUNK_BYTES)):
+        head += chunk
+    decoder = _decoder(encoding, head)
+    chunk = head
+    while chunk:
+        yield decoder.decode(chunk)
+        chunk = read(CHUNK_BYTES)
+    yield decoder.decode(b"", True)
 
 
-def _zip_sources(path: str, pattern: str | None) -> Iterator[Source]:
-    try:
-        archive = zipfile.ZipFile(path)
-    except (OSError, zipfile.BadZipFile) as error:
-        raise InputError(f"{path}: not a readable zip archive: {error}") from None
-    with archive:
-        members = [info.filename for info in archive.infolist() if not info.is_dir()]
-    for member in members:
-        if pattern and not fnmatch.fnmatch(os.path.basename(member), pattern):
-            continue
-        yield Source(f"{path}:{member}", lambda member=member: _open_member(path, member))
+def _reason(error: BaseException) -> str:
+    """An exception's own words, for a message."""
+    return getattr(error, "strerror", None) or str(error) or type(error).__name__
 
 
-def _open_member(path: str, member: str) -> BinaryIO:
-    return _decompressed(member, zipfile.ZipFile(path).open(member))
+# --- opening ---------------------------------------------------------------------------------
+
+
+class _Borrowed(io.RawIOBase):
+    """Standard input for one reading: closing it leaves standard input open (``-`` may come twice)."""
+
+    def __init__(self, stream: BinaryIO) -> None:
+        super().__init__()
+        self._stream = stream
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        return self._stream.readinto(buffer)
+
+
+def _compression(name: str, stream: BinaryIO | None = None) -> str | None:
+    """The compression of a file: its extension's, else (given ``stream``) its first bytes'."""
+    extension = os.path.splitext(name)[1].lower()
+    if extension in _COMPRESSED:
+        return extension
+    head = stream.peek(16)[:16] if stream is not None and hasattr(stream, "peek") else b""
+    return next((extension for magic, extension in _MAGIC if magic.match(head)), None)
+
+
+def _open_file(path: str) -> BinaryIO:
+    compression = _compression(path)
+    if compression is None:
+        raw = open(path, "rb")
+        compression = _compression(path, raw)
+        if compression is None:
+            return raw
+        raw.close()
+    return _COMPRESSED[compression](path)
+
+
+def _open_stdin() -> BinaryIO:
+    stream = io.BufferedReader(_Borrowed(sys.stdin.buffer))
+    compression = _compression("", stream)
+    return _COMPRESSED[compression](stream) if compression else stream
+
+
+@functools.lru_cache(maxsize=1)
+def _archive(path: str, version: tuple[int, int]) -> zipfile.ZipFile:
+    """The zip archive at ``path`` (``version``: its time and size), kept open while its members
+    are read one after another: opening it again for each would read its directory each time."""
+    return zipfile.ZipFile(path)
+
+
+def _open_member(path: str, member: zipfile.ZipInfo) -> BinaryIO:
+    status = os.stat(path)
+    raw = _archive(path, (status.st_mtime_ns, status.st_size)).open(member)
+    compression = _compression(member.filename, raw)
+    return _COMPRESSED[compression](raw) if compression else raw
+
+
+def _unreadable(name: str, message: str) -> Source:
+    """A source that raises ``message`` when it is read: a bad archive met in a tree stops only itself."""
+    def fail() -> BinaryIO:
+        raise InputError(message)
+    return Source(name, fail)
+
+
+# --- finding the inputs ------------------------------------------------------------------------
 
 
 def iter_sources(paths: list[str] | tuple[str, ...], *, pattern: str | None = None,
                  extensions: tuple[str, ...] = ()) -> Iterator[Source]:
     """The inputs named by ``paths``: ``-`` is standard input, directories are walked
-    (files matching ``pattern``, else having one of ``extensions``), ``.zip`` archives
-    give every member. A path that does not exist raises :class:`InputError`."""
+    and ``.zip`` archives read like directories: their files whose name or path matches
+    ``pattern`` (in any case), else those with one of ``extensions``, compressed or not.
+
+    A path that does not exist, or a directory or archive named by the user that holds
+    no file to read, raises :class:`InputError`; a damaged archive gives a source whose
+    reading raises it, so that the other inputs are still read.
+    """
     for path in paths:
         if path == "-":
-            yield Source("<stdin>", lambda: sys.stdin.buffer)
-        elif os.path.isdir(path):
-            for directory, subdirs, files in os.walk(path):
-                subdirs.sort()
-                for filename in sorted(files):
-                    full = os.path.join(directory, filename)
-                    if _wanted(filename, pattern, extensions):
-                        yield from _zip_sources(full, pattern) if filename.lower().endswith(".zip") \
-                            else [_file_source(full)]
-        elif os.path.exists(path):
-            yield from _zip_sources(path, pattern) if path.lower().endswith(".zip") else [_file_source(path)]
-        else:
-            raise InputError(f"{path}: no such file or directory")
+            yield Source("<stdin>", _open_stdin)
+            continue
+        if not os.path.exists(path):
+            raise InputError(f"{path}: no such file or directory; check the name")
+        if not (os.path.isdir(path) or path.lower().endswith(".zip")):
+            yield Source(path, lambda path=path: _open_file(path))
+            continue
+        found = False
+        for source in _tree_sources(path, pattern, extensions) if os.path.isdir(path) \
+                else _zip_sources(path, pattern, extensions):
+            found = True
+            yield source
+        if not found:
+            what = f"matches --glob {pattern!r}" if pattern else f"ends with {', '.join(extensions)}"
+            raise InputError(f"{path}: no file here {what}; name the files to read with --glob, e.g. '*.txt'")
 
 
-def _wanted(filename: str, pattern: str | None, extensions: tuple[str, ...]) -> bool:
+def _tree_sources(top: str, pattern: str | None, extensions: tuple[str, ...]) -> Iterator[Source]:
+    for directory, subdirs, files in os.walk(top):
+        subdirs.sort()
+        for filename in sorted(files):
+            full = os.path.join(directory, filename)
+            if filename.lower().endswith(".zip"):
+                yield from _zip_sources(full, pattern, extensions)
+            elif _wanted(os.path.relpath(full, top).replace(os.sep, "/"), pattern, extensions):
+                yield Source(full, lambda full=full: _open_file(full))
+
+
+def _zip_sources(path: str, pattern: str | None, extensions: tuple[str, ...]) -> Iterator[Source]:
+    try:
+        with zipfile.ZipFile(path) as archive:
+            members = [info for info in archive.infolist() if not info.is_dir()]  # names may repeat
+    except _OPEN_ERRORS as error:
+        yield _unreadable(path, f"{path}: not a readable zip archive ({_reason(error)}); check that it is complete: "
+                                "a download may have been cut short")
+        return
+    for member in members:
+        name = f"{path}:{member.filename}"
+        if member.filename.lower().endswith(".zip"):
+            if not pattern or _wanted(member.filename, pattern, extensions):
+                yield _unreadable(name, f"{name}: an archive inside an archive is not read; unpack {path} and name "
+                                        f"{member.filename} itself")
+        elif _wanted(member.filename, pattern, extensions):
+            yield Source(name, lambda member=member: _open_member(path, member))
+
+
+def _wanted(path: str, pattern: str | None, extensions: tuple[str, ...]) -> bool:
+    """Whether a file met in a directory or an archive is read (``path``: from there, with ``/``)."""
+    lowered = path.lower()
     if pattern:
-        return fnmatch.fnmatch(filename, pattern) or filename.lower().endswith(".zip")
-    lowered = filename.lower()
+        pattern = pattern.lower()
+        return fnmatch.fnmatchcase(lowered, pattern) or fnmatch.fnmatchcase(lowered.rsplit("/", 1)[-1], pattern)
     for extension in _COMPRESSED:
-        if lowered.endswith(extension):
-            lowered = lowered[: -len(extension)]
-    return lowered.endswith(extensions + (".zip",))
+        lowered = lowered.removesuffix(extension)
+    return lowered.endswith(extensions)

@@ -190,18 +190,33 @@ class Tables:
     findings: pd.DataFrame
 
 
-def collect(pairs: Iterable[tuple[CorpusGame, GameReplay]]) -> Tables:
-    """Stream replayed games into :class:`Tables`, keeping only rows."""
+GameRows = tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]
+
+
+def game_rows(game: CorpusGame, result: GameReplay) -> GameRows:
+    """One replayed game's rows: its game row, its turn rows, its findings — small enough to ship
+    from a worker process."""
+    return (game_row(game, result), turn_rows(game, result),
+            [finding_dict(game, result, finding) for finding in result.findings])
+
+
+def collect_rows(bundles: Iterable[GameRows]) -> Tables:
+    """:class:`Tables` from the rows of each game (see :func:`game_rows`), in order."""
     games: list[dict[str, Any]] = []
     turns: list[dict[str, Any]] = []
     findings: list[dict[str, Any]] = []
-    for game, result in pairs:
-        games.append(game_row(game, result))
-        turns.extend(turn_rows(game, result))
-        findings.extend(finding_dict(game, result, finding) for finding in result.findings)
+    for game, game_turns, game_findings in bundles:
+        games.append(game)
+        turns.extend(game_turns)
+        findings.extend(game_findings)
     return Tables(pd.DataFrame(games, columns=list(GAME_COLUMNS)).convert_dtypes(),
                   pd.DataFrame(turns, columns=list(TURN_COLUMNS)).convert_dtypes(),
                   pd.DataFrame(findings).convert_dtypes())
+
+
+def collect(pairs: Iterable[tuple[CorpusGame, GameReplay]]) -> Tables:
+    """Stream replayed games into :class:`Tables`, keeping only rows."""
+    return collect_rows(game_rows(game, result) for game, result in pairs)
 
 
 # --- summaries ---------------------------------------------------------------------------

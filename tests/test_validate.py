@@ -136,3 +136,10 @@ def test_samples_give_their_expected_output(name, monkeypatch):
     expected = (SAMPLES / "expected" / f"{name.split('/')[1]}.validate.out").read_text(encoding="utf-8")
     assert result.output == expected
     assert result.exit_code == (1 if "findings (" in expected else 0)
+
+
+def test_two_workers_give_the_same_output(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    one = CliRunner().invoke(cli, ["validate", "sample_games/", "--jobs", "1"])
+    two = CliRunner().invoke(cli, ["validate", "sample_games/", "--jobs", "2", "--format", "text"])
+    assert one.output == two.output and one.exit_code == two.exit_code == 1

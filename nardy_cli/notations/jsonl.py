@@ -7,6 +7,8 @@ their written notation (``"24/18/15 13/7*"``), so nothing is lost.
 from __future__ import annotations
 
 import json
+import re
+from bisect import bisect_right
 from collections.abc import Iterable, Iterator
 from typing import Any, TextIO
 
@@ -107,38 +109,127 @@ def _action(item: Any, index: int, line: int) -> Action:
 
 
 def read_games(lines: Iterable[str], source: str = "") -> Iterator[GameRecord]:
-    """Games from JSON Lines, or from a whole JSON document holding an object or an array."""
+    """Games from JSON Lines, or from a whole JSON document holding an object or an array.
+
+    When the first line holds a whole object the input is JSON Lines: each line is read on its
+    own, so a bad line costs only its own game. Otherwise the text is one document, read value
+    by value so that a bad game does not hide the others.
+    """
     iterator = iter(lines)
-    pending: list[tuple[int, str]] = []
+    json_lines = False
     for number, text in enumerate(iterator, 1):
-        stripped = text.strip().lstrip("\ufeff")
+        if number == 1:
+            text = text.removeprefix("\ufeff")
+        stripped = text.strip()
         if not stripped:
             continue
-        if not pending and stripped.startswith("{"):
-            try:
-                yield game_from_dict(json.loads(stripped), source, number)
+        column = len(text) - len(text.lstrip()) + 1
+        if json_lines or stripped.startswith("{"):
+            game = _line_game(stripped, source, number, column, whole_line_expected=json_lines)
+            if game is not None:
+                json_lines = True
+                yield game
                 continue
-            except json.JSONDecodeError:
-                pass  # an object spread over several lines: read the document whole
-        pending.append((number, text))
-        pending.extend((n, t) for n, t in enumerate(iterator, number + 1))
-        break
-    if pending:
-        yield from _document(pending, source)
+        yield from _document([(number, text), *((n, t) for n, t in enumerate(iterator, number + 1))], source)
+        return
+
+
+def _line_game(text: str, source: str, line: int, column: int, *, whole_line_expected: bool) -> GameRecord | None:
+    """The game of one JSON Lines line; None when the line may begin a document instead."""
+    try:
+        data, end = _DECODER.raw_decode(text)
+    except json.JSONDecodeError as error:
+        if not whole_line_expected:
+            return None
+        game = GameRecord(source=source, line=line)
+        game.errors.append(RecordError(line, column + error.pos, f"invalid JSON: {_message(error)}; expected one "
+                                                                 "game object on each line"))
+        return game
+    except (ValueError, RecursionError) as error:
+        game = GameRecord(source=source, line=line)
+        game.errors.append(RecordError(line, column, f"invalid JSON: {_reason(error)}"))
+        return game
+    game = game_from_dict(data, source, line)
+    if end < len(text):
+        game.errors.append(RecordError(line, column + end, f"expected the end of the line after the game object, "
+                                                           f"found {text[end:end + 20]!r}"))
+    return game
+
+
+_DECODER = json.JSONDecoder()
+_BLANKS = re.compile(r"\s*")
+
+
+def _message(error: json.JSONDecodeError) -> str:
+    """The decoder's message without its dangling "at" (the error's place is given apart)."""
+    return error.msg.removesuffix(" at").lower()
+
+
+def _reason(error: ValueError | RecursionError) -> str:
+    """Why the decoder refused a text whose syntax is right."""
+    return "objects nested too deeply" if isinstance(error, RecursionError) else "a number too long to read"
 
 
 def _document(numbered: list[tuple[int, str]], source: str) -> Iterator[GameRecord]:
+    """The games of a JSON document: an object, objects one after another, or an array of them.
+
+    A value that cannot be read becomes a game holding the error, and reading resumes at the
+    next line that opens an object indented no deeper than the first game (not at an object
+    inside a game).
+    """
     first_line = numbered[0][0]
-    text = "".join(line for _, line in numbered).lstrip("\ufeff")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        game = GameRecord(source=source, line=first_line)
-        game.errors.append(RecordError(first_line + error.lineno - 1, error.colno, f"invalid JSON: {error.msg}"))
+    text = "".join(line for _, line in numbered)
+    starts = [0]  # the offset of each line in text
+    for _, line in numbered:
+        starts.append(starts[-1] + len(line))
+
+    def place(offset: int) -> tuple[int, int]:
+        index = bisect_right(starts, offset, hi=len(numbered)) - 1
+        return first_line + index, offset - starts[index] + 1
+
+    position = _BLANKS.match(text).end()
+    in_array = text.startswith("[", position)
+    if in_array:
+        position = _BLANKS.match(text, position + 1).end()
+    indent = place(position)[1] - 1  # of the first game
+    while position < len(text):
+        if in_array and text[position] in ",]":
+            in_array = text[position] == ","
+            position = _BLANKS.match(text, position + 1).end()
+            continue
+        line, column = place(position)
+        try:
+            data, position = _DECODER.raw_decode(text, position)
+        except (ValueError, RecursionError) as error:
+            game = GameRecord(source=source, line=line)
+            if isinstance(error, json.JSONDecodeError):
+                game.errors.append(RecordError(*place(error.pos), f"invalid JSON: {_message(error)}"))
+            else:
+                game.errors.append(RecordError(line, column, f"invalid JSON: {_reason(error)}"))
+            yield game
+            position = _resume(numbered, starts, line - first_line + 1, indent)
+            continue
+        yield game_from_dict(data, source, line)
+        if in_array or isinstance(data, dict):
+            position = _BLANKS.match(text, position).end()
+        else:  # a stray number or string: text that is no game, skipped to the next object
+            position = _resume(numbered, starts, line - first_line + 1, indent)
+    if in_array:
+        line, column = place(len(text))
+        game = GameRecord(source=source, line=line)
+        game.errors.append(RecordError(line, column, "expected ']' to close the array of games, found the end of "
+                                                     "the input"))
         yield game
-        return
-    for item in data if isinstance(data, list) else [data]:
-        yield game_from_dict(item, source, first_line)
+
+
+def _resume(numbered: list[tuple[int, str]], starts: list[int], index: int, indent: int) -> int:
+    """The offset of the first ``{`` that opens one of the lines from ``index`` on, indented at most ``indent``."""
+    for at in range(index, len(numbered)):
+        line = numbered[at][1]
+        blanks = len(line) - len(line.lstrip(" \t"))
+        if blanks <= indent and line.startswith("{", blanks):
+            return starts[at] + blanks
+    return starts[-1]
 
 
 def write_games(games: Iterable[GameRecord], out: TextIO) -> list[str]:

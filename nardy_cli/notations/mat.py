@@ -39,20 +39,23 @@ EXTENSIONS = (".mat", ".txt")
 
 # --- the lines of a file ----------------------------------------------------------
 
-_HEADER_RE = re.compile(r'\s*;\s*\[\s*(?P<key>\w[^"\]]*?)\s+"(?P<value>.*)"\s*\]\s*')
-_MATCH_RE = re.compile(r"\s*(?P<length>\d+)\s+point\s+match\s*", re.IGNORECASE)
-_GAME_RE = re.compile(r"\s*Game\s+(?P<number>\d+)\s*", re.IGNORECASE)
-_SCORE_RE = re.compile(r"\s*(?P<white>.*?)\s*:\s*(?P<ws>\d+)\s+(?P<black>.*?)\s*:\s*(?P<bs>\d+)\s*")
+# Patterns run on every line, so none may backtrack more than linearly: the key is taken whole to
+# the first '"' and stripped (a lazy key before \s+ was quadratic in blanks).
+_HEADER_RE = re.compile(r'\s*;\s*\[\s*(?P<key>\w[^"\]]*)(?<=\s)"(?P<value>.*)"\s*\]\s*')
+_MATCH_RE = re.compile(r"\s*(?P<length>\d{1,9})\s+point\s+match\s*", re.IGNORECASE)
+_GAME_RE = re.compile(r"\s*Game\s+(?P<number>\d{1,9})\s*", re.IGNORECASE)
+_BLACK_SCORE_RE = re.compile(r":\s*(?P<score>\d{1,9})\s*\Z")  # the score line's last ``: n``
+_WHITE_SCORE_RE = re.compile(r"\s*(?P<score>\d{1,9})\s")  # after White's ``:``
 _RATED_NAME_RE = re.compile(r"(?P<name>.*?),(?P<rating>\d+(?:\.\d+)?)")
-_NUMBERED_RE = re.compile(r"\s*(?P<number>\d+)\)")
+_NUMBERED_RE = re.compile(r"\s*(?P<number>\d{1,9})\)")
 _ROLL_RE = re.compile(r"(?P<d1>[1-6])(?P<d2>[1-6]):\s*(?P<play>.*)")
 _DICE_LIKE_RE = re.compile(r"(?P<dice>\S{1,4}):")
-_DOUBLE_RE = re.compile(r"(?P<word>doubles|beavers)(?:\s*=>\s*(?P<value>\d+))?", re.IGNORECASE)
+_DOUBLE_RE = re.compile(r"(?P<word>doubles|beavers)(?:\s*=>\s*(?P<value>\d{1,9}))?", re.IGNORECASE)
 _ANSWER_RE = re.compile(r"takes|drops", re.IGNORECASE)
-_OUTCOME_RE = re.compile(r"(?P<word>wins|losses)\s+(?P<points>\d+)\s+points?(?:\s+and\s+the\s+match)?", re.IGNORECASE)
+_OUTCOME_RE = re.compile(r"(?P<word>wins|losses)\s+(?P<points>\d{1,9})\s+points?(?:\s+and\s+the\s+match)?", re.IGNORECASE)
 _CANNOT_MOVE_RE = re.compile(r"cannot\s+move", re.IGNORECASE)
 _UNRECORDED_RE = re.compile(r"\?+")
-_PAIR_RE = re.compile(r"(?P<white>\d+)-(?P<black>\d+)")  # a result or a score, White first
+_PAIR_RE = re.compile(r"(?P<white>\d{1,9})-(?P<black>\d{1,9})")  # a result or a score, White first
 
 _CUBE_KINDS = {"doubles": "double", "beavers": "beaver", "takes": "take", "drops": "drop"}
 _CELL_EXPECTED = "a roll like '63: 24/18 13/10', 'Doubles => 2', 'Takes', 'Drops', 'Beavers' or 'Wins 1 point'"
@@ -155,6 +158,26 @@ def sniff(head: str) -> bool:
     return has_game and any(_NUMBERED_RE.match(line) and _ROLL_RE.search(line) for line in lines)
 
 
+def _score_fields(text: str) -> tuple[str, int, str, int] | None:
+    """White's name and score, Black's name and score from a score line ``name : n   name : n``.
+
+    White's name ends at the first ``:`` followed by a number and a blank, Black's at the last
+    ``:``. Found by scanning, not by one pattern: one with two lazy names backtracked cubically
+    on a long line of blanks.
+    """
+    black = _BLACK_SCORE_RE.search(text)
+    if black is None:
+        return None
+    colon = text.find(":")
+    while 0 <= colon < black.start():
+        white = _WHITE_SCORE_RE.match(text, colon + 1)
+        if white and white.end() <= black.start():
+            return (text[:colon].strip(), int(white["score"]), text[white.end():black.start()].strip(),
+                    int(black["score"]))
+        colon = text.find(":", colon + 1)
+    return None
+
+
 def _split_cells(text: str) -> tuple[tuple[int, str], tuple[int, str] | None]:
     """Split a move line into its left and right cells, each as (start offset, text).
 
@@ -202,13 +225,14 @@ class _GameBuilder:
     def read_score_line(self, line: int, text: str) -> bool:
         """Take the names and scores; False (and an error) when ``text`` is no score line."""
         self.score_line_seen = True
-        match = _SCORE_RE.fullmatch(text)
-        if not match:
+        fields = _score_fields(text)
+        if fields is None:
             self.error(line, 1, f"expected the score line 'name : score   name : score' after ' Game {self.number}', "
                                 f"found {text.strip()!r}")
             return False
-        self.names = (match["white"], match["black"])
-        self.score = (int(match["ws"]), int(match["bs"]))
+        white, white_score, black, black_score = fields
+        self.names = (white, black)
+        self.score = (white_score, black_score)
         return True
 
     def read_move_line(self, line: int, text: str) -> None:
@@ -361,7 +385,7 @@ class _MatchReader:
             yield self.finish_game()
             self.headers, self.match_length, self.comments, self.crawford_played = {}, None, [], False
         if header:
-            tag, value = _tag_of_header(header["key"], header["value"])
+            tag, value = _tag_of_header(header["key"].rstrip(), header["value"])
             self.headers[tag] = value
         elif match_line:
             self.match_length = str(int(match_line["length"]))
@@ -399,9 +423,9 @@ class _MatchReader:
         if self.game:
             yield self.finish_game()
         elif self.stray_errors or not self.games_read:
-            yield GameRecord(tags=dict(self.headers), errors=self.stray_errors or [
-                RecordError(1, 1, "expected a MAT match (' Game N' and its moves), found no game")],
-                             source=self.source)
+            errors = self.stray_errors or [
+                RecordError(1, 1, "expected a MAT match (' Game N' and its moves), found no game")]
+            yield GameRecord(tags=dict(self.headers), errors=errors, source=self.source, line=errors[0].line)
 
 
 def read_games(lines: Iterable[str], source: str = "") -> Iterator[GameRecord]:
@@ -448,7 +472,7 @@ class _MatWriter:
         self.games_written += 1
         label = f"game {self.games_written} ({record.title()})"
         length = record.tags.get("MatchLength", "0")
-        if not length.isdigit():
+        if not re.fullmatch(r"\d{1,9}", length):
             self.warn(label, f"match length {length!r} is not a number; written as a money game (0 point match)")
             length = "0"
         self.start_match_if_new(self.headers(record, label), length, label)

@@ -26,7 +26,7 @@ UNRECORDED_PLAY = "?"
 WHITE_COLUMN_WIDTH = 28  # "N. <White's cell>" is padded to this width before Black's cell
 
 _TAG_NAME = r"[A-Za-z0-9_]+"
-_TAG_RE = re.compile(rf'\[\s*({_TAG_NAME})\s*"((?:[^"\\]|\\.)*)"\s*\]', re.DOTALL)
+_TAG_RE = re.compile(rf'\[\s*({_TAG_NAME})\s*"([^"\\]*(?:\\.[^"\\]*)*)"\s*\]', re.DOTALL)
 _TAG_LINE_RE = re.compile(rf"\s*(?:{_TAG_RE.pattern}\s*)+", re.DOTALL)
 _TOKEN_RE = re.compile(
     r"""
@@ -42,7 +42,8 @@ _DICE_RE = re.compile(r"([1-6])-?([1-6])")
 _BARE_ROLL_RE = re.compile(r"[1-6][1-6]")
 _RESULT_RE = re.compile(r"(?:0|[1-9]\d*)-0|0-[1-9]\d*|1/2-1/2|\*")
 _VALUE_RE = re.compile(r"[1-9]\d{0,17}")
-_COMMENT_BODY_RE = re.compile(r"(?:[^\\}]|\\.|\\\Z)*", re.DOTALL)
+# Unrolled loops ([^x]*(?:\\.[^x]*)*) take linear time on any text, long or unclosed.
+_COMMENT_BODY_RE = re.compile(r"[^\\}]*(?:\\(?:.|\Z)[^\\}]*)*", re.DOTALL)
 _COMMENT_UNESCAPE_RE = re.compile(r"\\([\\}\[])")
 _TAG_UNESCAPE_RE = re.compile(r'\\(["\\])')
 _SPACE_RE = re.compile(r"\s*")

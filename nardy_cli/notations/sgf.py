@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TextIO
 
@@ -75,8 +75,11 @@ RULE_TOKENS = {"Crawford", "CrawfordGame", "Jacoby", "NoCube", LONG_MARKER}
 NACKGAMMON_START = {24: 2, 23: 2, 13: 4, 8: 3, 6: 4}
 
 _MOVE_VALUE = re.compile(r"([1-6])([1-6])([a-z]*)")
-_RESULT_VALUE = re.compile(r"([WB])\+(\d+)?(R|Resign)?", re.IGNORECASE)
+_RESULT_VALUE = re.compile(r"([WB])\+(\d{1,9})?(R|Resign)?", re.IGNORECASE)
 _NEXT_GAME_LINE = re.compile(r"\s*\(\s*;\s*[A-Z]{1,2}\[")
+_ROOT_NODE = re.compile(r"\(\s*;\s*(?:FF|GM)\s*\[")  # no variation starts so: the next game, its tree unclosed
+_TREE_OPEN = re.compile(r"\((?=\s*(?:;|\Z))")  # a '(' that a ';' follows, maybe on the next line
+_BLANKS = re.compile(r"\s*")
 _WORD = re.compile(r"[A-Za-z]+")
 _VALUE_STOP = re.compile(r"[\\\]]")
 _ESCAPE = re.compile(r"\\(\r?\n|.)", re.DOTALL)
@@ -266,21 +269,13 @@ class _Lexer:
                 if pos > len(text):
                     return
                 continue
+            if self.mode == _SEEK:
+                pos = yield from self._seek(line_no, text, pos)
+                continue
             char = text[pos]
             column = pos + 1
-            if self.mode == _SEEK:
-                if self.seek_open and char == ";":
-                    line, col = self.seek_open
-                    self.seek_open, self.mode, self.depth = None, _NORMAL, 1
-                    yield _Token("(", line, col)
-                    yield _Token(";", line_no, column)
-                elif char == "(":
-                    self.seek_open = (line_no, column)
-                elif not char.isspace():
-                    self.seek_open = None
-                pos += 1
-            elif char.isspace():
-                pos += 1
+            if char.isspace():
+                pos = _BLANKS.match(text, pos).end()
             elif char == "[" and self.prop is not None:
                 self.prop.starts.append((line_no, column + 1))
                 self.mode, self.value, self.escaped = _VALUE, [], False
@@ -291,7 +286,7 @@ class _Lexer:
                 yield self._error(line_no, column, f"expected ';' after '(', found {char!r}")
             elif char == "[":
                 yield self._error(line_no, column, "expected a property name before '['")
-            elif char.isalpha():
+            elif char.isascii() and char.isalpha():
                 word_match = _WORD.match(text, pos)
                 assert word_match is not None
                 word = word_match.group()
@@ -301,6 +296,9 @@ class _Lexer:
                     continue
                 self.prop = _Property(ident, line_no, column)
                 pos += len(word)
+            elif char == "(" and _ROOT_NODE.match(text, pos):
+                yield self._error(line_no, column, f"expected ')' to close the game tree ({self.depth} open), "
+                                                   "found the next game tree")
             elif char in "();":
                 pos += 1
                 self.expect_node = char == "("
@@ -313,6 +311,25 @@ class _Lexer:
                     self.mode = _SEEK
             else:
                 yield self._error(line_no, column, f"expected '(', ';', ')' or a property, found {char!r}")
+
+    def _seek(self, line_no: int, text: str, pos: int) -> Generator[_Token, None, int]:
+        """Look for the ``(;`` that opens a game tree; return where to go on."""
+        if self.seek_open is not None:  # a '(' ended what came before: a ';' may follow
+            pos = _BLANKS.match(text, pos).end()
+            if pos < len(text) and text[pos] == ";":
+                (line, column), self.seek_open = self.seek_open, None
+                self.mode, self.depth = _NORMAL, 1
+                yield _Token("(", line, column)
+                yield _Token(";", line_no, pos + 1)
+                return pos + 1
+            if pos < len(text):
+                self.seek_open = None
+            return pos
+        found = _TREE_OPEN.search(text, pos)
+        if found is None:
+            return len(text)
+        self.seek_open = (line_no, found.start() + 1)
+        return found.end()
 
     def _value(self, text: str, pos: int) -> int:
         """Read value text from ``pos``; returns where to go on (past the line end: read on)."""
@@ -421,7 +438,7 @@ class _GameBuilder:
                 unknown.append(_unescape(raw, keep_newlines=False))
                 continue
             text = parts[1].strip()
-            if not text.isdigit():
+            if not re.fullmatch(r"\d{1,9}", text):
                 self.error(*prop.offset(index, len(parts[0]) + 1), f"expected a number for MI {key}, found {text!r}")
                 continue
             numbers[key] = int(text)
@@ -519,7 +536,7 @@ class _GameBuilder:
         self.setup_at = self.setup_at or (prop.line, prop.column)
         value = prop.text().strip()
         if prop.ident == "CV":
-            if not value.isdigit() or int(value) < 1:
+            if not re.fullmatch(r"\d{1,9}", value) or int(value) < 1:
                 self.error(*prop.offset(0, 0), f"expected a cube value such as CV[2], found {value!r}")
                 return
             self.cube, self.cube_set = int(value), True
@@ -931,14 +948,14 @@ class _GameWriter:
     def _match_info(self) -> str:
         tags, parts = self.tags, []
         length = tags.get("MatchLength", "").strip()
-        if length.isdigit():
+        if re.fullmatch(r"\d{1,9}", length):
             parts.append(f"[length:{int(length)}]")
             self.used.add("MatchLength")
         game = tags.get("Game", "").strip()
-        if game.isdigit() and int(game) >= 1:
+        if re.fullmatch(r"\d{1,9}", game) and int(game) >= 1:
             parts.append(f"[game:{int(game) - 1}]")
             self.used.add("Game")
-        score = re.fullmatch(r"\s*(\d+)\s*-\s*(\d+)\s*", tags.get("Score", ""))
+        score = re.fullmatch(r"\s*(\d{1,9})\s*-\s*(\d{1,9})\s*", tags.get("Score", ""))
         if score:
             parts.append(f"[ws:{int(score.group(1))}][bs:{int(score.group(2))}]")
             self.used.add("Score")
@@ -990,7 +1007,7 @@ class _GameWriter:
             return f"RE[{_escape(tags['SGFResult'])}]"
         if result is None:
             return ""
-        points = re.fullmatch(r"\s*(\d+)-(\d+)\s*", result)
+        points = re.fullmatch(r"\s*(\d{1,9})-(\d{1,9})\s*", result)
         if not points or (int(points.group(1)) > 0) == (int(points.group(2)) > 0):
             if result != "*":
                 self.warnings.append(f"result {result!r} has no RE form; kept in {PRIVATE_TAGS}, "

@@ -1,0 +1,458 @@
+"""Running a per-game task over a corpus on every core, or on a Dask cluster, with the
+sequential run's order and figures.
+
+The parent reads every input as decoded lines, exactly as :func:`~nardy_cli.corpus.iter_games`
+does, and cuts them into work units: whole files, or, for NTN and JSON Lines, chunks of about
+``chunk_games`` games cut where a game plainly begins. A worker parses its unit and runs the
+task on each game. Raw lines are shipped rather than parsed records: parsing NTN costs half
+as much as a replay, and pickling then unpickling a parsed record as much again, so a parent
+that parsed could feed fewer than two workers, while cutting lines costs it 0.16 ms a game
+(see ``bench/bench_scale.py``, which measures it).
+
+A cut is checked, never trusted, so the results are the sequential run's on any input:
+
+* a reader starts afresh at each unit, after the file's first lines where they set how the file
+  is read (a JSON Lines file is told by its first line); no other state passes between games;
+* the worker also reads the next unit's first line (the *probe*); when that line does not
+  begin a new game, the unit is joined with the next one and redone in the parent;
+* the parent counts game starts to number the games of a unit; a unit whose first index was
+  wrong is redone in the parent with the right one, and the later units of its file are
+  numbered with the difference;
+* a worker infers Crawford games from its unit alone; each game it takes for one is replayed
+  through the parent's single :class:`~nardy_cli.corpus.CrawfordTracker` in corpus order, and
+  an inferred one that an earlier unit rules out gets the result the worker computed for it
+  as an ordinary game.
+
+Workers need ``nardy_cli`` importable (on a remote Dask cluster: installed there), not the input
+files: the parent ships their lines.
+"""
+from __future__ import annotations
+
+import importlib
+import json
+import multiprocessing
+import os
+import re
+import sys
+import threading
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+from functools import partial
+from itertools import chain, count, islice
+from types import ModuleType
+from typing import Any, Generic, Protocol, TypeVar
+
+from . import notations
+from .corpus import SNIFF_LINES, CorpusGame, CrawfordTracker, iter_games
+from .record import GameRecord
+from .replay import GameReplay, replay
+from .sources import InputError, Source, check_encoding, iter_sources, read_lines
+from .validate import Summary, finding_dict, finding_line
+
+R = TypeVar("R")
+Task = Callable[[CorpusGame], R]
+
+CHUNK_GAMES = 500
+IN_FLIGHT_PER_WORKER = 2
+DASK_HINT = "pip install 'nardy-cli[dask]'"
+
+
+class ClusterError(Exception):
+    """A Dask cluster that cannot be used: Dask missing, a bad ``--dask`` value, no scheduler there."""
+
+
+# --- tasks ---------------------------------------------------------------------------------
+
+
+def replayed(game: CorpusGame, build: Callable[[CorpusGame, GameReplay], R], overrides: tuple[str, ...] = ()) -> R:
+    """``build(game, replay)``: the shape of the validate and stats tasks, e.g.
+    ``partial(replayed, build=validated, overrides=rules)``; the replay stays in the worker."""
+    return build(game, replay(game.record, overrides, crawford=game.crawford))
+
+
+@dataclass(frozen=True)
+class Validated:
+    """Validating one game, small enough to ship: its counts, its findings as lines and as JSON objects."""
+
+    summary: Summary
+    lines: tuple[str, ...]
+    findings: tuple[dict[str, Any], ...]
+
+
+def validated(game: CorpusGame, result: GameReplay) -> Validated:
+    """What ``nardy validate`` shows of one replayed game."""
+    summary = Summary()
+    summary.add(game, result)
+    return Validated(summary, tuple(finding_line(game, finding) for finding in result.findings),
+                     tuple(finding_dict(game, result, finding) for finding in result.findings))
+
+
+# --- the parent: cutting inputs into units --------------------------------------------------
+
+
+@dataclass
+class _Unit:
+    """Lines of one input to read and run the task on: a whole file or a chunk of one."""
+
+    source: str
+    notation: str
+    file: int  # which input of the run: the same file named twice is two inputs
+    lines: list[str] = field(default_factory=list)
+    first_line: int = 1  # the file's number of lines[0]
+    counted: int = 1  # the file's index of its first game, as the parent counted game starts
+    first_index: int = 1  # the same, corrected by what the file's earlier units showed
+    probe: str | None = None  # the next unit's first line, which must begin a game
+    truncated: bool = False  # the input could not be read past these lines
+    preamble: list[str] = field(default_factory=list)  # the file's first lines, read first (see _cutting)
+
+    def joined(self, following: _Unit) -> _Unit:
+        return replace(self, lines=self.lines + following.lines, probe=following.probe,
+                       truncated=following.truncated)
+
+
+_RESULT = re.compile(r"\d+-\d+|1/2-1/2|\*")
+_COMMENT = re.compile(r"[{};]")
+
+
+class _NtnGameStarts:
+    """Tells, one stripped non-blank line at a time, whether an NTN game plainly begins there:
+    the first line, a tag line after movetext, any line after a movetext line ending with a result."""
+
+    def __init__(self) -> None:
+        self.movetext = False
+        self.ended = True
+
+    def __call__(self, text: str) -> bool:
+        tag = text[0] == "["
+        start = self.ended or (tag and self.movetext)
+        plain = not tag and text[0] not in ";{"
+        self.movetext = plain or (self.movetext and not start)
+        self.ended = plain and bool(_RESULT.fullmatch(text.rpartition(" ")[2])) and not _COMMENT.search(text)
+        return start
+
+
+def _cutting(name: str, head: list[str]) -> tuple[Callable[[str], bool], list[str]] | None:
+    """How to cut a file read as notation ``name`` whose first lines are ``head``: which stripped
+    non-blank lines begin a game, and the lines a reader must read before any unit but the first
+    (a first line holding a whole object makes the JSON reader read the file as JSON Lines);
+    None when its files are units whole (MAT, SGF, a JSON document)."""
+    if name == "ntn":
+        return _NtnGameStarts(), []
+    if name == "jsonl":
+        for number, line in enumerate(head):
+            if line.strip():
+                try:
+                    json_lines = isinstance(json.loads(line.strip().lstrip("\ufeff")), dict)
+                except (ValueError, RecursionError):  # RecursionError: [[[[... nested too deeply
+                    json_lines = False
+                return ((lambda text: True), head[:number + 1]) if json_lines else None
+    return None
+
+
+def _open(source: Source, fmt: str | None, encoding: str | None) -> tuple[str, list[str], Iterator[str]]:
+    """The notation of ``source`` (``fmt``, else told as :func:`~nardy_cli.corpus.read_source`
+    tells it), the first lines it was told from, and the other lines."""
+    lines = read_lines(source, encoding)
+    head = list(islice(lines, SNIFF_LINES))
+    name = fmt or notations.detect(source.plain_name, "".join(head))
+    return notations.notation(name).NAME, head, lines
+
+
+def _source_units(source: Source, file: int, fmt: str | None, encoding: str | None,
+                  chunk_games: int) -> Iterator[_Unit | str]:
+    """The units of one input, then the message saying why it could not be read further, if so."""
+    try:
+        name, head, rest = _open(source, fmt, encoding)
+    except (InputError, notations.UnknownFormat) as error:
+        yield str(error)
+        return
+    cutting = _cutting(name, head)
+    starts, preamble = cutting or (None, [])
+    unit, games = _Unit(source.name, name, file), 0
+    try:
+        for number, line in enumerate(chain(head, rest), 1):
+            if starts is not None and (text := line.strip()) and starts(text):
+                if games >= chunk_games and not line.startswith("\ufeff"):  # a BOM is dropped on line 1 only
+                    yield replace(unit, probe=line)
+                    unit = _Unit(source.name, name, file, [], number, unit.counted + games, preamble=preamble)
+                    games = 0
+                games += 1
+            unit.lines.append(line)
+    except InputError as error:
+        yield replace(unit, truncated=True)
+        yield str(error)
+        return
+    yield unit
+
+
+def _work(paths: list[str] | tuple[str, ...], fmt: str | None, encoding: str | None, pattern: str | None,
+          chunk_games: int) -> Iterator[_Unit | str]:
+    """The units of every input in order, with the message of an input that cannot be read in its place."""
+    if encoding:
+        try:
+            check_encoding(encoding)
+        except InputError as error:
+            yield str(error)
+            return
+    extensions = notations.known_extensions()
+    files = count()
+    for path in paths:
+        try:
+            sources = list(iter_sources([path], pattern=pattern, extensions=extensions))
+        except InputError as error:
+            yield str(error)
+            continue
+        for source in sources:
+            yield from _source_units(source, next(files), fmt, encoding, chunk_games)
+
+
+# --- the worker ---------------------------------------------------------------------------
+
+
+@dataclass
+class _Outcome(Generic[R]):
+    """A unit's results, and what the parent checks before using them."""
+
+    results: list[R] = field(default_factory=list)
+    # the games taken for Crawford games: offset, tags, and the result as an ordinary game when
+    # that was inferred from this unit alone (an earlier unit may have had the match's Crawford game)
+    crawford: list[tuple[int, dict[str, str], R | None]] = field(default_factory=list)
+    straddles: bool = False  # the last game goes on past the unit: the cut after it is no game start
+
+
+class _Truncated(Exception):
+    """The end of a unit whose input could not be read further."""
+
+
+def _unit_lines(unit: _Unit) -> Iterator[str]:
+    yield from unit.preamble
+    yield from unit.lines
+    if unit.probe is not None:
+        yield unit.probe
+    if unit.truncated:
+        raise _Truncated  # as the read error did in the sequential run: the open game is lost
+
+
+def shift_lines(record: GameRecord, offset: int) -> None:
+    """Add ``offset`` to every line number of ``record`` (0, unknown, stays 0): a record read from
+    lines that begin at line ``offset + 1`` of a file gets the file's line numbers."""
+    if not offset:
+        return
+
+    def moved(line: int) -> int:
+        return line + offset if line else 0
+
+    record.line, record.result_line = moved(record.line), moved(record.result_line)
+    for action in record.actions:
+        action.line = moved(action.line)
+    record.errors = [replace(error, line=moved(error.line)) for error in record.errors]
+
+
+def _run_unit(unit: _Unit, task: Task[R]) -> _Outcome[R]:
+    """Read the games of ``unit`` and run ``task`` on each."""
+    outcome: _Outcome[R] = _Outcome(straddles=unit.probe is not None)
+    tracker = CrawfordTracker()
+    read_before = len(unit.preamble)
+    probe_line = read_before + len(unit.lines) + 1
+    try:
+        for record in notations.notation(unit.notation).read_games(_unit_lines(unit), unit.source):
+            if read_before and record.line <= read_before:
+                continue  # the preamble's game: the first unit has it
+            if unit.probe is not None and record.line == probe_line:
+                outcome.straddles = False
+                break
+            offset = len(outcome.results)
+            shift_lines(record, unit.first_line - 1 - read_before)
+            game = CorpusGame(unit.source, unit.first_index + offset, record,
+                              tracker.is_crawford(unit.source, record))
+            outcome.results.append(task(game))
+            if game.crawford:
+                # asked again, the tracker says yes only when the record itself states it
+                stated = tracker.is_crawford(unit.source, record)
+                outcome.crawford.append((offset, record.tags, None if stated else task(replace(game, crawford=False))))
+    except _Truncated:
+        pass
+    return outcome
+
+
+# --- the parent: submitting units and gathering their results in order ----------------------
+
+
+def _settle(unit: _Unit, outcome: _Outcome[R], index: int, following: Callable[[], _Unit],
+            task: Task[R]) -> tuple[_Unit, _Outcome[R]]:
+    """Redo ``unit`` here until no game goes on past it and its first game has ``index``, joined with
+    the next unit as long as its last game goes on into it."""
+    while outcome.straddles or unit.first_index != index:
+        if outcome.straddles:
+            unit = unit.joined(following())
+        unit = replace(unit, first_index=index)
+        outcome = _run_unit(unit, task)
+    return unit, outcome
+
+
+class _Future(Protocol):
+    """A unit's result to come, from a process pool or a Dask cluster."""
+
+    def result(self) -> Any: ...
+
+    def cancel(self) -> Any: ...
+
+
+def _gather(work: Iterator[_Unit | str], submit: Callable[..., _Future], in_flight: int, task: Task[R],
+            on_error: Callable[[str], None]) -> Iterator[R]:
+    """Submit the units of ``work``, at most ``in_flight`` at a time, and yield their results in order.
+    When a unit's first game turns out to have another index than the parent counted, the later
+    units of its file are numbered with the difference (those already submitted are redone)."""
+    pending: deque[tuple[_Unit | str, _Future | None]] = deque()
+    corrections: dict[int, int] = {}  # by file: the true index of a game less the counted one
+
+    def fill() -> None:
+        while len(pending) < in_flight and (item := next(work, None)) is not None:
+            if isinstance(item, str):
+                pending.append((item, None))
+                continue
+            item.first_index = item.counted + corrections.get(item.file, 0)
+            pending.append((item, submit(_run_unit, item, task)))
+
+    def following() -> _Unit:
+        """The next unit (the same file's next chunk), whose own result will not be used."""
+        if pending:
+            item, future = pending.popleft()
+            assert future is not None
+            future.cancel()
+        else:
+            item = next(work)
+        assert isinstance(item, _Unit)
+        return item
+
+    tracker = CrawfordTracker()
+    index = 1
+    fill()
+    while pending:
+        item, future = pending.popleft()
+        if future is None:
+            assert isinstance(item, str)
+            on_error(item)
+            fill()
+            continue
+        assert isinstance(item, _Unit)
+        if item.first_line == 1:
+            index = 1
+        if item.first_index != index:
+            corrections[item.file] = index - item.counted
+        unit, outcome = _settle(item, future.result(), index, following, task)
+        fill()
+        for offset, tags, ordinary in outcome.crawford:
+            if not tracker.is_crawford(unit.source, GameRecord(tags=tags)):
+                assert ordinary is not None  # only an inferred Crawford game can be ruled out
+                outcome.results[offset] = ordinary
+        index = unit.first_index + len(outcome.results)
+        yield from outcome.results
+
+
+def available_cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def map_games(paths: list[str] | tuple[str, ...], task: Task[R], *, jobs: int | None = None, dask: Any = None,
+              fmt: str | None = None, encoding: str | None = None, pattern: str | None = None,
+              chunk_games: int = CHUNK_GAMES, on_error: Callable[[str], None]) -> Iterator[R]:
+    """``task(game)`` for every game of ``paths``, in corpus order, as :func:`~nardy_cli.corpus.iter_games`
+    reads them (``fmt``, ``encoding``, ``pattern`` and ``on_error`` as there).
+
+    ``task`` must pickle (a module-level function, or a :func:`functools.partial` of one) and so must
+    its results. It runs in ``jobs`` worker processes (default: every core; 1: here, without a pool),
+    or on Dask workers when ``dask`` is ``local``, ``local:N``, a scheduler address (see
+    :func:`dask_client`) or a running ``Client``. At most two units a worker are in flight: memory
+    does not grow with the corpus.
+    """
+    if dask is not None:
+        with dask_client(dask, jobs) as client:
+            workers = sum(client.nthreads().values())
+            yield from _gather(_work(paths, fmt, encoding, pattern, chunk_games), partial(client.submit, pure=False),
+                               IN_FLIGHT_PER_WORKER * workers, task, on_error)
+        return
+    workers = jobs or available_cores()
+    if workers <= 1:
+        for game in iter_games(paths, fmt=fmt, encoding=encoding, pattern=pattern, on_error=on_error):
+            yield task(game)
+        return
+    pool = ProcessPoolExecutor(workers, mp_context=_process_context())
+    try:
+        yield from _gather(_work(paths, fmt, encoding, pattern, chunk_games), pool.submit,
+                           IN_FLIGHT_PER_WORKER * workers, task, on_error)
+    finally:
+        pool.shutdown(cancel_futures=True)
+
+
+def _process_context() -> multiprocessing.context.BaseContext:
+    """Forked workers on Linux, which start at once; but a process running other threads (a Dask
+    client, a notebook) is not forked: its workers start afresh and import the caller's main module."""
+    if sys.platform.startswith("linux") and threading.active_count() == 1:
+        return multiprocessing.get_context("fork")
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+
+
+# --- Dask -----------------------------------------------------------------------------------
+
+
+def _distributed() -> ModuleType:
+    try:
+        return importlib.import_module("dask.distributed")
+    except ImportError as error:
+        raise ClusterError(f"running on Dask needs dask.distributed ({error}): {DASK_HINT}") from None
+
+
+@contextmanager
+def dask_client(spec: Any, jobs: int | None = None) -> Iterator[Any]:
+    """A ``dask.distributed.Client``: ``local`` or ``local:N`` start a cluster of N single-threaded
+    worker processes on this machine (N: ``jobs``, else every core); any other text is the
+    address of a running scheduler, such as ``tcp://host:8786``; a ``Client`` is used as it is."""
+    if not isinstance(spec, str):
+        yield spec
+        return
+    distributed = _distributed()
+    name, _, count = spec.partition(":")
+    if name == "local":
+        if count and not (count.isdigit() and int(count) > 0):
+            raise ClusterError(f"--dask {spec}: expected local, local:N with N ≥ 1, or a scheduler address")
+        workers = int(count) if count else jobs or available_cores()
+        with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                      dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+            yield client
+        return
+    try:
+        client = distributed.Client(spec, timeout="10s")
+    except (OSError, ValueError) as error:
+        raise ClusterError(f"--dask {spec}: cannot reach a Dask scheduler there: {error}") from None
+    with client:
+        yield client
+
+
+def rows_frame(rows: Iterable[dict[str, Any]], columns: Sequence[str], *, batch_rows: int = 100_000,
+               partitions: int | None = None) -> Any:
+    """Per-game rows as one table: a pandas DataFrame built ``batch_rows`` rows at a time (a
+    batch's dicts are dropped once it is a frame), or with ``partitions`` a dask DataFrame of
+    that many partitions, for aggregates with ``.compute()``."""
+    import pandas as pd
+
+    iterator = iter(rows)
+    frames = []
+    while batch := list(islice(iterator, batch_rows)):
+        frames.append(pd.DataFrame(batch, columns=list(columns)))
+    table = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=list(columns))
+    if partitions is None:
+        return table
+    try:
+        dataframe = importlib.import_module("dask.dataframe")
+    except ImportError as error:
+        raise ClusterError(f"a dask DataFrame needs dask.dataframe ({error}): {DASK_HINT}") from None
+    return dataframe.from_pandas(table, npartitions=partitions)

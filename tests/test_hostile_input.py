@@ -1,0 +1,700 @@
+"""Hostile and messy input (issue 7): never crash, never lose a record, never damage a user's files.
+
+Encodings and line ends, compressed files, archives and trees, fuzzing of every reader with
+hypothesis, pathological sizes (measured with tracemalloc), output safety, and the messages
+the command line gives for bad inputs. formats/input.md is the user's side of these promises.
+"""
+from __future__ import annotations
+
+import bz2
+import errno
+import gzip
+import io
+import lzma
+import os
+import re
+import time
+import tracemalloc
+import zipfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from unittest import mock
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from nardy_cli import notations, sources
+from nardy_cli.cli import cli
+from nardy_cli.corpus import CorpusGame, iter_games, read_source
+from nardy_cli.notations.jsonl import game_to_dict
+from nardy_cli.output import OutputError, atomic_output
+from nardy_cli.record import GameRecord
+from nardy_cli.replay import replay
+from nardy_cli.sources import InputError, Source, read_lines, split_lines
+
+ROOT = Path(__file__).resolve().parent.parent
+HOSTILE = ROOT / "tests/data/hostile"
+SAMPLE = ROOT / "sample_games/short/club-night-cube.ntn"  # a Cyrillic name, comments, a double
+KAZAN = ROOT / "sample_games/long/kazan-cup-2026.ntn"  # six long-nardy games
+CORPORA = next((p for p in (ROOT.parent / "shared" / "corpora", Path("/work/shared/corpora")) if p.is_dir()), None)
+FORMATS = ("ntn", "mat", "sgf", "jsonl", "json")
+
+fuzz = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+# --- helpers ---------------------------------------------------------------------------------
+
+
+def read_all(*paths: Path | str, **options: str) -> tuple[list[CorpusGame], list[str]]:
+    """Every game of ``paths`` through :func:`iter_games`, and the input errors reported."""
+    errors: list[str] = []
+    games = list(iter_games([str(path) for path in paths], on_error=errors.append, **options))
+    return games, errors
+
+
+def essentials(record: GameRecord) -> dict:
+    """What must come out of a record unharmed: everything but places in the file (and the
+    Crawford tag, which MAT infers from the games before)."""
+    data = game_to_dict(record)
+    data["tags"].pop("Crawford", None)
+    return data
+
+
+def written(fmt: str, games: list[GameRecord]) -> str:
+    out = io.StringIO()
+    notations.writer(fmt)(games, out)
+    return out.getvalue()
+
+
+def sample_games() -> list[GameRecord]:
+    return list(notations.notation("ntn").read_games(io.StringIO(SAMPLE.read_text(encoding="utf-8")), "sample"))
+
+
+def bytes_source(data: bytes, name: str = "input") -> Source:
+    return Source(name, lambda: io.BytesIO(data))
+
+
+def check_located(data: bytes, name: str, fmt: str | None = None) -> list[GameRecord]:
+    """Read ``data`` as a file called ``name`` and replay every game: nothing may raise, and
+    every error and finding must name a line of the input and a column."""
+    source = bytes_source(data, name)
+    lines = max(1, sum(1 for _ in read_lines(source)))
+    try:
+        records = list(read_source(source, fmt))
+    except notations.UnknownFormat:
+        assert fmt is None
+        return []
+    for record in records:
+        for error in record.errors:
+            assert 1 <= error.line <= lines and error.column >= 1, (error, lines)
+        for finding in replay(record).findings:
+            assert 1 <= finding.line <= lines and finding.column >= 1, (finding, lines)
+    return records
+
+
+# --- encodings -------------------------------------------------------------------------------
+
+ENCODED: dict[str, Callable[[str], bytes]] = {
+    "utf-8": lambda text: text.encode("utf-8"),
+    "utf-8 with BOM": lambda text: text.encode("utf-8-sig"),
+    "utf-16-le with BOM": lambda text: b"\xff\xfe" + text.encode("utf-16-le"),
+    "utf-16-be with BOM": lambda text: b"\xfe\xff" + text.encode("utf-16-be"),
+    "utf-16-le without BOM": lambda text: text.encode("utf-16-le"),
+    "utf-32 with BOM": lambda text: text.encode("utf-32"),
+    "cp1251": lambda text: text.encode("cp1251"),
+}
+
+
+@pytest.mark.parametrize("line_end", ["\n", "\r\n", "\r"], ids=["LF", "CRLF", "CR"])
+@pytest.mark.parametrize("encoding", ENCODED)
+def test_every_encoding_and_line_end_reads_the_same_games(tmp_path, encoding, line_end):
+    path = tmp_path / "game.ntn"
+    path.write_bytes(ENCODED[encoding](SAMPLE.read_text(encoding="utf-8").replace("\n", line_end)))
+    games, errors = read_all(path)
+    assert not errors
+    assert [essentials(game.record) for game in games] == [essentials(game) for game in sample_games()]
+    assert games[0].record.tags["Black"] == "Петрова А."
+
+
+def test_real_world_fixtures():
+    (mat,), errors = read_all(HOSTILE / "cp1251-crlf.mat")  # Russian Windows, as a MAT export
+    assert not errors and not mat.record.errors and mat.record.tags["Black"] == "Петрова А."
+    (notepad,), errors = read_all(HOSTILE / "utf16le-bom-crlf.ntn")  # Windows Notepad's "Unicode"
+    assert not errors and essentials(notepad.record) == essentials(sample_games()[0])
+
+
+def ascii_games(size: int) -> str:
+    """Whole games of plain ASCII text, at least ``size`` characters of them."""
+    text = SAMPLE.read_text(encoding="utf-8").replace("Петрова А.", "Petrova A.") + "\n"
+    return text * (size // len(text) + 1)
+
+
+def test_cp1251_after_64_kib_of_ascii_is_still_cp1251(tmp_path):
+    path = tmp_path / "late.ntn"
+    path.write_bytes(ascii_games(100_000).encode("ascii") + SAMPLE.read_text(encoding="utf-8").encode("cp1251"))
+    games, errors = read_all(path)
+    assert not errors and len(games) > 30
+    assert games[-1].record.tags["Black"] == "Петрова А."
+    assert not any("\ufffd" in str(game_to_dict(game.record)) for game in games)
+
+
+def test_valid_utf8_is_never_read_as_cp1251(tmp_path):
+    late = tmp_path / "late.ntn"
+    late.write_bytes(ascii_games(100_000).encode("ascii") + SAMPLE.read_bytes())
+    games, _ = read_all(late)
+    assert games[-1].record.tags["Black"] == "Петрова А."
+    damaged = tmp_path / "damaged.ntn"  # Cyrillic first: a later bad byte is damage, not CP1251
+    damaged.write_bytes(SAMPLE.read_bytes() + b"\n" + ascii_games(1000).encode("ascii").replace(b"Petrova", b"Petr\xffva"))
+    games, _ = read_all(damaged)
+    assert games[0].record.tags["Black"] == "Петрова А."
+    assert games[-1].record.tags["Black"] == "Petr\ufffdva A."
+
+
+def auto_decoded(data: bytes) -> str:
+    """The rule formats/input.md states for a file without a byte-order mark."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        encoding = "cp1251" if data[:error.start].isascii() else "utf-8"
+        return data.decode(encoding, errors="replace")
+
+
+PIECES = [b"a", b" ", b"\n", b"\r", b"\r\n", b"[", "Ж".encode(), "Ж".encode("cp1251"), "ё".encode(), b"\xff",
+          "№".encode("cp1251"), "€".encode()]
+
+
+@fuzz
+@given(st.lists(st.sampled_from(PIECES), max_size=60).map(b"".join), st.integers(1, 9))
+def test_decoding_follows_its_rule_whatever_the_chunks(data, chunk):
+    with mock.patch.object(sources, "CHUNK_BYTES", chunk), mock.patch.object(sources, "SNIFF_BYTES", 1):
+        lines = list(read_lines(bytes_source(data)))
+    assert "".join(lines) == auto_decoded(data)
+    assert all(re.fullmatch(r"[^\r\n]*(\r\n|\r|\n)?", line) for line in lines)
+
+
+@fuzz
+@given(st.text(alphabet="ab\r\n\u2028\x0c", max_size=40), st.lists(st.integers(0, 40), max_size=5))
+def test_lines_split_at_cr_lf_and_crlf_wherever_the_pieces_are_cut(text, cuts):
+    cuts = sorted({min(cut, len(text)) for cut in cuts})
+    pieces = [text[start:end] for start, end in zip([0, *cuts], [*cuts, len(text)])]
+    assert list(split_lines(pieces)) == re.findall(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z", text)
+
+
+def test_encoding_can_be_forced(tmp_path):
+    path = tmp_path / "game.ntn"
+    path.write_bytes(SAMPLE.read_bytes())
+    (game,), _ = read_all(path, encoding="latin-1")
+    assert game.record.tags["Black"] == "Петрова А.".encode().decode("latin-1")
+    path.write_bytes(SAMPLE.read_text(encoding="utf-8").encode("cp1251"))
+    (game,), _ = read_all(path, encoding="cp1251")
+    assert game.record.tags["Black"] == "Петрова А."
+    for wrong in ("klingon", "rot13"):
+        games, errors = read_all(path, encoding=wrong)
+        assert not games and len(errors) == 1 and f"unknown encoding {wrong!r}" in errors[0]
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_line_ends_tabs_and_trailing_garbage_lose_nothing(tmp_path, fmt):
+    games = list(notations.notation("ntn").read_games(io.StringIO(KAZAN.read_text(encoding="utf-8"))))[:3]
+    text = written(fmt, games)
+    plain = tmp_path / f"plain.{fmt}"
+    plain.write_text(text, encoding="utf-8", newline="")
+    expected = [essentials(game.record) for game in read_all(plain)[0]]
+    lines = text.splitlines()
+    if fmt == "sgf":  # blanks in values are read as spaces
+        lines = [line.replace(" ", "\t") for line in lines]
+    elif fmt == "ntn":  # between tokens, not in tags or comments
+        lines = [re.sub(r" {2,}|(?<=[.:]) ", "\t", line) if line[:1].isdigit() else line for line in lines]
+    mixed = "".join(line + ("\r\n", "\r", "\n")[number % 3] for number, line in enumerate(lines))
+    messy = tmp_path / f"messy.{fmt}"
+    messy.write_bytes((mixed + "\x1a\x00 ]]) trailing {garbage [\n").encode("utf-8"))
+    games_read, errors = read_all(messy)
+    assert not errors
+    assert [essentials(game.record) for game in games_read[:len(expected)]] == expected
+    for game in games_read[len(expected):]:  # the garbage, where a reader keeps it, is located
+        assert game.record.errors and game.record.errors[0].line == len(lines) + 1
+
+
+def test_mixed_line_ends_fixture():
+    games, errors = read_all(HOSTILE / "mixed-ends-tabs.ntn")
+    assert not errors and essentials(games[0].record) == essentials(sample_games()[0])
+    assert [(error.line, error.column) for error in games[1].record.errors] == [(39, 1), (39, 25)]
+
+
+# --- compressed files, archives and trees ---------------------------------------------------
+
+COMPRESS = {".gz": lambda data: gzip.compress(data, mtime=0), ".bz2": bz2.compress, ".xz": lzma.compress}
+
+
+@pytest.mark.parametrize("extension", COMPRESS)
+def test_compressed_files_by_name_and_by_content(tmp_path, extension):
+    data = COMPRESS[extension](SAMPLE.read_bytes())
+    named = tmp_path / f"game.ntn{extension}"
+    named.write_bytes(data)
+    unnamed = tmp_path / "game.ntn"  # compressed, but not named so: told from its first bytes
+    unnamed.write_bytes(data)
+    for path in (named, unnamed):
+        (game,), errors = read_all(path)
+        assert not errors and essentials(game.record) == essentials(sample_games()[0])
+    piped = CliRunner().invoke(cli, ["convert", "-", "--to", "jsonl"], input=data)
+    assert piped.exit_code == 0 and "Петрова А." in piped.stdout
+
+
+def test_standard_input_named_twice_is_read_once():
+    result = CliRunner().invoke(cli, ["validate", "-", "-"], input=SAMPLE.read_bytes())
+    assert result.exit_code == 2 and result.exception is None or isinstance(result.exception, SystemExit)
+    assert re.match(r"1 files?, 1 games?, 54 turns", result.stdout)  # the second read finds nothing left
+    assert "error: cannot tell the notation of <stdin>" in result.stderr
+
+
+def test_zip_archives_are_read_like_directories():
+    games, errors = read_all(HOSTILE / "games.zip")
+    archive = str(HOSTILE / "games.zip")
+    assert [game.source for game in games] == [f"{archive}:club/long/club-evening.ntn"] * 2 + [
+        f"{archive}:club/short/club-night-cube.ntn.gz"]
+    assert games[2].record.tags["Black"] == "Петрова А."  # a gzipped member
+    assert errors == [f"{archive}:inner.zip: an archive inside an archive is not read; unpack {archive} and "
+                      "name inner.zip itself"]  # and notes/README.md is no record: not read
+    only_short, _ = read_all(HOSTILE / "games.zip", pattern="club/SHORT/*")  # a path, in any case
+    assert [game.source for game in only_short] == [f"{archive}:club/short/club-night-cube.ntn.gz"]
+
+
+def test_directories_are_walked_with_a_glob(tmp_path):
+    files = {"a/one.ntn": written("ntn", sample_games()).encode(), "a/b/c/two.MAT": written("mat", sample_games()).encode(),
+             "a/b/three.ntn.gz": gzip.compress(SAMPLE.read_bytes()), "skip/notes.md": b"notes",
+             "x.sgf": written("sgf", sample_games()).encode()}
+    for relative, data in files.items():
+        (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / relative).write_bytes(data)
+    games, errors = read_all(tmp_path)
+    assert not errors
+    assert [Path(game.source).relative_to(tmp_path).as_posix() for game in games] == [
+        "x.sgf", "a/one.ntn", "a/b/three.ntn.gz", "a/b/c/two.MAT"]  # the order of a sorted walk, top first
+    mats, _ = read_all(tmp_path, pattern="*.mat")
+    assert [Path(game.source).name for game in mats] == ["two.MAT"]
+    nothing, errors = read_all(tmp_path, pattern="*.xml")
+    assert not nothing and errors == [f"{tmp_path}: no file here matches --glob '*.xml'; name the files to read "
+                                      "with --glob, e.g. '*.txt'"]
+
+
+def damage(data: bytes, *, cut: bool) -> bytes:
+    """``data`` cut at 60%, or with 32 bytes scrambled there."""
+    at = len(data) * 3 // 5
+    return data[:at] if cut else data[:at] + bytes(byte ^ 0xA5 for byte in data[at:at + 32]) + data[at + 32:]
+
+
+@pytest.mark.parametrize("extension", [".gz", ".xz"])
+@pytest.mark.parametrize("cut", [True, False], ids=["cut-short", "scrambled"])
+def test_a_damaged_compressed_file_is_named_and_the_rest_read(tmp_path, extension, cut):
+    big = (ROOT / "sample_games/generated/long-200.ntn").read_bytes()
+    bad = tmp_path / f"bad.ntn{extension}"
+    bad.write_bytes(damage(COMPRESS[extension](big), cut=cut))
+    good = tmp_path / "good.ntn"
+    good.write_bytes(SAMPLE.read_bytes())
+    games, errors = read_all(bad, good)
+    assert len(errors) == 1 and errors[0].startswith(f"{bad}: cannot read after line ")
+    assert "damaged, cut short" in errors[0]
+    read_before = [game for game in games if game.source == str(bad)]
+    assert len(read_before) > 20  # the games before the damage
+    assert games[-1].source == str(good)
+
+
+def test_a_damaged_archive_is_named_and_the_rest_read(tmp_path):
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    (tree / "a-broken.zip").write_bytes(b"PK\x03\x04 this is no archive")
+    with zipfile.ZipFile(tree / "b-crc.zip", "w") as archive:
+        archive.writestr("first.ntn", SAMPLE.read_bytes())
+        archive.writestr("second.ntn", SAMPLE.read_bytes())
+    raw = bytearray((tree / "b-crc.zip").read_bytes())
+    at = raw.index(b"[Event") + 2  # inside the first member's stored data
+    raw[at] ^= 0xFF
+    (tree / "b-crc.zip").write_bytes(bytes(raw))
+    (tree / "c-good.ntn").write_bytes(SAMPLE.read_bytes())
+    games, errors = read_all(tree)
+    assert [game.source for game in games] == [f"{tree}/b-crc.zip:second.ntn", f"{tree}/c-good.ntn"]
+    assert errors[0].startswith(f"{tree}/a-broken.zip: not a readable zip archive (")
+    assert errors[1].startswith(f"{tree}/b-crc.zip:first.ntn: cannot read from its start: Bad CRC-32")
+    assert errors[1].endswith("fetch it again, or unpack it yourself")
+
+
+def test_zip_member_names_never_become_output_paths(tmp_path, monkeypatch):
+    work = tmp_path / "work"
+    work.mkdir()
+    with zipfile.ZipFile(work / "evil.zip", "w") as archive:
+        for member in ("../../escaped.ntn", "/etc/nardy-evil.ntn", "..\\..\\windows.ntn", "games.ntn"):
+            archive.writestr(member, SAMPLE.read_bytes())
+    monkeypatch.chdir(work)
+    before = set(tmp_path.rglob("*"))
+    result = CliRunner().invoke(cli, ["convert", "evil.zip", "--to", "ntn", "-o", "all.ntn"])
+    assert result.exit_code == 0, result.output
+    assert set(tmp_path.rglob("*")) - before == {work / "all.ntn"}
+    assert not Path("/etc/nardy-evil.ntn").exists()
+    assert len(read_all(work / "all.ntn")[0]) == 4
+
+
+# --- fuzzing every reader --------------------------------------------------------------------
+
+
+def seed_files() -> dict[str, bytes]:
+    """Real files of every notation: the samples, the test data, a few corpus files."""
+    seeds = {path.name: path.read_bytes() for path in [
+        *(ROOT / "sample_games").glob("[ls]*/*.ntn"), *(ROOT / "tests/data/mat").glob("*.mat"),
+        *(ROOT / "tests/data/sgf").glob("*.sgf"), *HOSTILE.glob("*.[nm]*")]}
+    if CORPORA is not None:
+        seeds.update((path.name, path.read_bytes()) for path in sorted(CORPORA.rglob("*.txt"))[:12])
+    games = list(notations.notation("ntn").read_games(io.StringIO(KAZAN.read_text(encoding="utf-8"))))[:3]
+    seeds.update({f"kazan.{fmt}": written(fmt, games).encode() for fmt in ("jsonl", "json", "sgf", "mat")})
+    return seeds
+
+
+SEEDS = seed_files()
+SEED_NAMES = sorted(SEEDS)
+
+
+@st.composite
+def edited(draw: st.DrawFn, data: bytes) -> bytes:
+    """``data`` after a few random edits: bytes inserted, deleted or replaced, lines doubled or dropped."""
+    noise = st.sampled_from([b"(", b")", b"{", b"}", b"[", b"]", b'"', b"\\", b";", b":", b"\r", b"\n", b"\x00",
+                             b"\xd0", b"\xff", b" 1-0 ", b"63:", b"(;GM[6]", b" Game 2\n", b"double", b"\t"])
+    for _ in range(draw(st.integers(1, 5))):
+        at = draw(st.integers(0, len(data)))
+        kind = draw(st.sampled_from(["insert", "delete", "replace", "double-line", "drop-line", "cut"]))
+        if kind == "insert":
+            data = data[:at] + draw(st.one_of(noise, st.binary(min_size=1, max_size=6))) + data[at:]
+        elif kind == "delete":
+            data = data[:at] + data[at + draw(st.integers(1, 40)):]
+        elif kind == "replace":
+            data = data[:at] + draw(noise) + data[at + 1:]
+        elif kind == "cut":
+            data = data[:at]
+        else:
+            lines = data.splitlines(keepends=True)
+            if lines:
+                index = draw(st.integers(0, len(lines) - 1))
+                lines[index:index + 1] = [lines[index]] * 2 if kind == "double-line" else []
+                data = b"".join(lines)
+    return data
+
+
+@fuzz
+@given(st.binary(max_size=3000), st.sampled_from([None, *notations.NAMES]))
+def test_random_bytes_never_crash_any_reader(data, fmt):
+    check_located(data, "random.bin", fmt)
+
+
+@settings(fuzz, max_examples=150)
+@given(st.sampled_from(SEED_NAMES).flatmap(lambda name: st.tuples(st.just(name), edited(SEEDS[name]))),
+       st.sampled_from([None, None, *notations.NAMES]))
+def test_edited_real_files_never_crash_and_every_error_is_located(named, fmt):
+    name, data = named
+    check_located(data, name, fmt)
+
+
+def three_games(fmt: str) -> tuple[bytes, int, int, list[GameRecord]]:
+    """A file of three games in ``fmt``, the byte range of the middle game's body, and the games.
+
+    The range leaves out what separates the games: the MAT ``Game 2`` line and the JSON ``{``
+    before it, the empty line after it in NTN (a game cut short in its tags, with no empty
+    line after them, takes the next game's tags: formats/ntn.md says so).
+    """
+    games = list(notations.notation("ntn").read_games(io.StringIO(KAZAN.read_text(encoding="utf-8"))))[:3]
+    if fmt == "mat":  # one money session: the games share the match's headers, no Crawford game
+        for game in games:
+            game.tags = {**games[0].tags, "Result": game.tags["Result"], "MatchLength": "0", "Score": "0-0"}
+    text = written(fmt, games).encode()
+    starts = {"ntn": b"[Event", "mat": b" Game ", "sgf": b"(;FF", "jsonl": b'{"tags"', "json": b'{\n  "tags"'}[fmt]
+    second = [match.start() for match in re.finditer(re.escape(starts), text)][1:3]
+    body = text.index(b"\n", second[0]) + 1 if fmt in ("mat", "json") else second[0]
+    end = second[1] - (2 if fmt == "ntn" else 1)
+    return text, body, end, list(read_source(bytes_source(text, f"three.{fmt}")))
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@settings(fuzz, max_examples=40)
+@given(data=st.data())
+def test_a_broken_game_spares_the_games_around_it(fmt, data):
+    text, start, end, games = three_games(fmt)
+    assert len(games) == 3 and not any(game.errors for game in games)
+    middle = data.draw(edited(text[start:end]))
+    broken = text[:start] + middle + text[end:]
+    records = check_located(broken, f"three.{fmt}", fmt)
+    assert essentials(records[0]) == essentials(games[0])
+    assert essentials(records[-1]) == essentials(games[2])
+
+
+# --- pathological sizes: bounded time and memory --------------------------------------------
+
+MIB = 1 << 20
+LONG_LINES = {  # a 10 MiB line (the x) where each reader is weakest: a comment, a value, a header, a string
+    "comment.ntn": ('[Variant "long"]\n\n1. 31: 24/21 24/23 {', "} 1-0\n"),
+    "header.mat": ('; [Site "', '"]\n 1 point match\n\n Game 1\n a : 0   b : 0\n'),
+    "value.sgf": ("(;FF[4]GM[6]C[", "];W[31hehc])\n"),
+    "string.jsonl": ('{"tags": {"Event": "', '"}, "actions": []}\n'),
+}
+
+
+def measured(action: Callable[[], object]) -> tuple[float, int]:
+    """Seconds and peak traced bytes of ``action``."""
+    tracemalloc.start()
+    started = time.perf_counter()
+    try:
+        action()
+        return time.perf_counter() - started, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+@pytest.mark.parametrize("name", LONG_LINES)
+def test_a_10_mib_line_is_read_in_bounded_time_and_memory(tmp_path, name):
+    path = tmp_path / name
+    before, after = LONG_LINES[name]
+    path.write_text(before + "x" * 10 * MIB + after, encoding="utf-8")
+    seconds, peak = measured(lambda: [replay(game.record) for game in read_all(path)[0]])
+    assert seconds < 5 and peak < 5 * path.stat().st_size, (seconds, peak)
+
+
+REGEX_TRAPS = {  # lines that took quadratic or cubic time, or crashed: (text, times) pairs
+    "mat": [(" 1 point match\n Game 1\n", 1), (" ", MIB), (":1\n; [k", 1), (" ", MIB), ("\n", 1)],
+    "ntn": [('[Event "', 1), ("\\x", MIB), ("\n1. {", 1), ("\\}", MIB), ("\n", 1)],
+    "sgf": [("(", MIB), ("\n", 1), ("x", MIB), ("\n(;GM[6]", 1), ("(", MIB), ("\n", 1)],
+    "jsonl": [("[", MIB), ("\n", 1), ('"x" ', MIB), ("\n", 1)],
+}
+
+
+@pytest.mark.parametrize("fmt", REGEX_TRAPS)
+def test_no_line_makes_a_reader_backtrack_or_crash(fmt):
+    text = "".join(part * times for part, times in REGEX_TRAPS[fmt])
+    started = time.perf_counter()
+    check_located(text.encode(), f"trap.{fmt}", fmt)
+    assert time.perf_counter() - started < 5
+
+
+TINY = {
+    "ntn": '[Variant "short"]\n1. 31: 8/5 6/5 *\n\n',
+    "jsonl": '{"tags": {"Variant": "short"}, "actions": [{"side": "w", "dice": [3, 1], "play": "8/5 6/5"}]}\n',
+    "sgf": "(;GM[6];W[31hehc])\n",
+}
+
+
+@pytest.mark.parametrize("fmt, count", [("ntn", 100_000), ("jsonl", 10_000), ("sgf", 10_000)])
+def test_many_tiny_games_stream_in_constant_memory(tmp_path, fmt, count):
+    """10^5 NTN games (10^6 take a minute), a window of them traced: what it leaves behind is the
+    reading buffers (a chunk of 64 KiB and its lines), never the games (about 1 KB each)."""
+    path = tmp_path / f"tiny.{fmt}"
+    path.write_text(TINY[fmt] * count, encoding="utf-8")
+    games = iter_games([str(path)], on_error=pytest.fail)
+    window = range(count // 2, count // 2 + min(5000, count // 4))
+    for index, game in enumerate(games):
+        if index == window.start:
+            tracemalloc.start()
+        elif index == window.stop:
+            grown = tracemalloc.get_traced_memory()[0]
+            tracemalloc.stop()
+    assert index == count - 1 and game.record.actions
+    assert grown < 1_000_000, grown
+
+
+def test_deep_sgf_nesting(tmp_path):
+    levels = 100_000
+    variation = "(;GM[6];W[31hehc](;B[21])" + "(;B[31]" * levels + ")" * (levels + 1) + "\n(;GM[6];B[31hehc])\n"
+    unclosed = "(;GM[6];W[31hehc]" + "(;C[x]" * levels + "\n(;GM[6];B[31hehc])\n"
+    for text in (variation, unclosed):
+        path = tmp_path / "deep.sgf"
+        path.write_text(text, encoding="ascii")
+        started = time.perf_counter()
+        games, errors = read_all(path)
+        assert time.perf_counter() - started < 5
+        assert not errors and len(games) == 2 and games[1].record.actions[0].dice == (3, 1)
+    assert games[0].record.errors[0].message == "expected ')' to close the game tree (100001 open), found the next " \
+                                                "game tree"
+    path.write_text(variation.replace("(;B[31]" * levels, "(;B[31]" * 10_000).replace(")" * levels, ")" * 10_000))
+    seconds, peak = measured(lambda: read_all(path))  # traced, 10^4 levels: tracing is slow
+    assert peak < 2 * MIB, peak  # nothing kept per level: the lexer and the tree reader only count them
+
+
+# --- the fixes this issue made in the readers ------------------------------------------------
+
+HUGE = "9" * 5000  # int() refuses more than 4300 digits
+HUGE_NUMBERS = {
+    "mat": f" {HUGE} point match\n 1 point match\n Game {HUGE}\n Game 1\n a : {HUGE}  b : 0\n"
+           f" {HUGE}) 31: 8/5 6/5   Doubles => {HUGE}\n     Wins {HUGE} points\n",
+    "ntn": f'[Variant "long"]\n[MatchLength "{HUGE}"]\n[Score "{HUGE}-1"]\n\n1. 31: 24/21 24/23 {HUGE}-0\n',
+    "sgf": f"(;GM[6]MI[length:{HUGE}][game:{HUGE}][ws:{HUGE}][bs:{HUGE}]RE[W+{HUGE}]AE[a:y]CV[{HUGE}];W[31hehc])\n",
+    "jsonl": '{"tags": {}, "actions": [{"side": "w", "dice": [3, 1], "play": "24/21", "value": %s}]}\n' % HUGE,
+}
+
+
+@pytest.mark.parametrize("fmt", HUGE_NUMBERS)
+def test_numbers_of_thousands_of_digits_are_mistakes_not_crashes(fmt):
+    records = check_located(HUGE_NUMBERS[fmt].encode(), f"huge.{fmt}", fmt)
+    assert records
+    for target in notations.TARGETS:  # and the writers take what the readers kept
+        written(target, records)
+
+
+def test_a_non_ascii_letter_in_sgf_is_a_mistake():
+    (record,) = check_located("(;GM[6]Жx[1];W[31hehc])\n".encode(), "letter.sgf", "sgf")
+    assert [str(error) for error in record.errors] == ["1:8: expected '(', ';', ')' or a property, found 'Ж'"]
+
+
+def test_findings_about_a_whole_game_have_a_place():
+    (record,) = check_located(b'; [Variation "Backgammonx"]\nno match here\n', "headers.mat", "mat")
+    assert record.line == 2
+    (finding, *_) = replay(record).findings
+    assert (finding.line, finding.column) == (2, 1) and "unknown variant" in finding.message
+
+
+def test_an_error_quotes_at_most_240_characters_of_the_input():
+    (record,) = check_located(b" 1 point match\n" + b"x" * 10_000 + b"\n", "long.mat", "mat")
+    message = record.errors[0].message
+    assert len(message) <= 243 and message.startswith("expected a header") and message.endswith("xxx'")
+
+
+def test_json_lines_with_a_broken_first_line_keep_the_others():
+    records = check_located(b'{"tags": \n{"tags": {"White": "A"}}\n{"tags": {"White": "B"}}\n', "x.jsonl", "jsonl")
+    assert [record.tags.get("White") for record in records] == [None, "A", "B"]
+    assert [str(error) for error in records[0].errors] == ["3:1: invalid JSON: expecting ',' delimiter"]
+
+
+def test_validate_with_workers_survives_what_the_readers_survive(tmp_path):
+    path = tmp_path / "deep.jsonl"
+    path.write_text("[" * 100_000 + "\n", encoding="ascii")
+    result = CliRunner().invoke(cli, ["validate", str(path), "--jobs", "2", "-q"])
+    assert result.exit_code == 1 and "syntax" in result.stdout, result.output
+
+
+# --- output safety ---------------------------------------------------------------------------
+
+
+def convert(*args: str, **kwargs: object):
+    return CliRunner().invoke(cli, ["convert", *args], **kwargs)
+
+
+def test_output_is_written_to_a_temporary_file_then_renamed(tmp_path, monkeypatch):
+    out = tmp_path / "out.ntn"
+    out.write_text("old\n", encoding="utf-8")
+    seen: list[tuple[str, list[str]]] = []
+    real_writer = notations.writer
+
+    def watching_writer(fmt: str) -> Callable:
+        def write(games: Iterator[GameRecord], stream: io.TextIOBase) -> list[str]:
+            warnings = real_writer(fmt)(games, stream)
+            seen.append((out.read_text(encoding="utf-8"), sorted(path.name for path in tmp_path.iterdir())))
+            return warnings
+        return write
+
+    monkeypatch.setattr(notations, "writer", watching_writer)
+    result = convert(str(SAMPLE), "--to", "ntn", "-o", str(out), "--force")
+    assert result.exit_code == 0, result.output
+    (old_text, during), = seen
+    assert old_text == "old\n" and len(during) == 2 and re.fullmatch(r"\.out\.ntn\.\w+\.tmp", during[0])
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["out.ntn"]
+    assert "Петрова А." in out.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("failure", [RuntimeError("writer bug"), OSError(errno.ENOSPC, "No space left on device")])
+@pytest.mark.parametrize("existing", [False, True])
+def test_a_failed_conversion_leaves_no_partial_output(tmp_path, monkeypatch, failure, existing):
+    out = tmp_path / "out.sgf"
+    if existing:
+        out.write_text("old\n", encoding="utf-8")
+
+    def failing_writer(fmt: str) -> Callable:
+        def write(games: Iterator[GameRecord], stream: io.TextIOBase) -> list[str]:
+            stream.write("(;FF[4]GM[6]" * 1000)
+            raise failure
+        return write
+
+    monkeypatch.setattr(notations, "writer", failing_writer)
+    result = convert(str(SAMPLE), "--to", "sgf", "-o", str(out), *(["--force"] if existing else []))
+    assert sorted(path.name for path in tmp_path.iterdir()) == (["out.sgf"] if existing else [])
+    if existing:
+        assert out.read_text(encoding="utf-8") == "old\n"
+    if isinstance(failure, OSError):  # a full disk is the user's to fix: a message, no traceback
+        assert result.exit_code == 2 and "cannot write: No space left on device" in result.output
+    else:  # a bug: the command line says so (with --debug, the traceback)
+        assert result.exception is failure or "writer bug" in result.stderr
+
+
+def test_an_interrupted_write_leaves_nothing(tmp_path):
+    with pytest.raises(KeyboardInterrupt), atomic_output(str(tmp_path / "out.ntn")) as stream:
+        stream.write("half a game")
+        raise KeyboardInterrupt
+    assert not list(tmp_path.iterdir())
+
+
+def test_an_output_never_overwrites_an_input(tmp_path):
+    game = tmp_path / "games" / "game.ntn"
+    game.parent.mkdir()
+    game.write_bytes(SAMPLE.read_bytes())
+    (tmp_path / "link.ntn").symlink_to(game)
+    archive = tmp_path / "games.zip"
+    with zipfile.ZipFile(archive, "w") as zipped:
+        zipped.writestr("game.ntn", SAMPLE.read_bytes())
+    before = {path: path.read_bytes() for path in (game, archive)}
+    for inputs, output in (([game], game), ([game], tmp_path / "link.ntn"),
+                           ([game], tmp_path / "games" / ".." / "games" / "game.ntn"), ([archive], archive),
+                           ([game.parent], game.parent / "all.ntn"), ([tmp_path / "link.ntn"], game)):
+        result = convert(*map(str, inputs), "--to", "ntn", "-o", str(output), "--force")
+        assert result.exit_code == 2 and ("is one of the inputs" in result.output
+                                          or "is inside the input directory" in result.output), result.output
+    assert {path: path.read_bytes() for path in before} == before
+    assert not (game.parent / "all.ntn").exists()
+
+
+def test_an_existing_output_is_replaced_only_with_force(tmp_path):
+    out = tmp_path / "out.jsonl"
+    out.write_text("mine\n", encoding="utf-8")
+    refused = convert(str(SAMPLE), "--to", "jsonl", "-o", str(out))
+    assert refused.exit_code == 2 and "already exists; add --force to replace it" in refused.output
+    assert out.read_text(encoding="utf-8") == "mine\n"
+    assert convert(str(SAMPLE), "--to", "jsonl", "-o", str(out), "--force").exit_code == 0
+    assert "Петрова А." in out.read_text(encoding="utf-8")
+
+
+def test_dash_is_standard_output(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = convert(str(SAMPLE), "--to", "jsonl", "-o", "-")
+    assert result.exit_code == 0 and "Петрова А." in result.stdout and not list(tmp_path.iterdir())
+
+
+def test_an_output_directory_is_refused(tmp_path):
+    result = convert(str(SAMPLE), "--to", "ntn", "-o", str(tmp_path), "--force")
+    assert result.exit_code == 2 and "is a directory" in result.output
+    missing = convert(str(SAMPLE), "--to", "ntn", "-o", str(tmp_path / "no" / "such" / "out.ntn"))
+    assert missing.exit_code == 2 and "cannot write" in missing.output
+
+
+# --- messages --------------------------------------------------------------------------------
+
+
+def bad_inputs(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
+    """Inputs that cannot be read: the arguments, and what the message must say."""
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "garbage.bin").write_bytes(bytes(range(256)) * 4)
+    (tmp_path / "broken.ntn.gz").write_bytes(damage(gzip.compress(KAZAN.read_bytes() * 30), cut=True))
+    (tmp_path / "broken.zip").write_bytes(b"PK\x03\x04 cut short")
+    game = str(SAMPLE)
+    return {
+        "missing": ([str(tmp_path / "nope.ntn")], "no such file or directory"),
+        "garbage": ([str(tmp_path / "garbage.bin")], "cannot tell the notation"),
+        "cut-short gzip": ([str(tmp_path / "broken.ntn.gz")], "damaged, cut short"),
+        "bad zip": ([str(tmp_path / "broken.zip")], "not a readable zip archive"),
+        "archive in archive": ([str(HOSTILE / "games.zip")], "an archive inside an archive is not read"),
+        "empty directory": ([str(tmp_path / "empty")], "name the files to read with --glob"),
+        "glob matching nothing": ([str(HOSTILE), "--glob", "*.sgf"], "no file here matches --glob '*.sgf'"),
+        "unknown encoding": ([game, "--encoding", "klingon"], "unknown encoding 'klingon'"),
+    }
+
+
+@pytest.mark.parametrize("command", ["validate", "convert"])
+def test_bad_inputs_give_a_message_and_exit_2_never_a_traceback(tmp_path, command):
+    for case, (args, message) in bad_inputs(tmp_path).items():
+        extra = ["--to", "jsonl", "-o", str(tmp_path / "out.jsonl"), "--force"] if command == "convert" else []
+        result = CliRunner().invoke(cli, [command, *args, *extra])
+        assert result.exit_code == 2, (case, result.output)
+        assert result.exception is None or isinstance(result.exception, SystemExit), (case, result.exception)
+        assert "Traceback" not in result.output and message in result.stderr, (case, result.stderr)
+        assert "error: " in result.stderr, case

@@ -1,0 +1,269 @@
+"""nardy_cli.parallel: the same findings, summaries and per-game rows with 1 or 2 worker
+processes and on a Dask cluster, whatever the cuts of the inputs, as the sequential run."""
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import re
+import sys
+from functools import partial
+from pathlib import Path
+
+import pytest
+
+from nardy_cli import parallel
+from nardy_cli.corpus import CrawfordTracker, iter_games
+from nardy_cli.notations import notation, writer
+from nardy_cli.notations.jsonl import game_to_dict
+from nardy_cli.parallel import ClusterError, map_games, replayed, rows_frame, validated
+from nardy_cli.record import Action, GameRecord, Move, other
+from nardy_cli.rules import Rules
+from nardy_cli.selfplay import generate
+from nardy_cli.stats import GAME_COLUMNS, game_row
+from nardy_cli.validate import Summary, finding_line, validate_games
+
+BGLAB = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "bglab-sample"
+if not BGLAB.is_dir():
+    BGLAB = Path("/work/shared/corpora/bglab-sample")
+
+VALIDATE = partial(replayed, build=validated)
+ROWS = partial(replayed, build=game_row)
+
+
+def ntn_text(records: list[GameRecord]) -> str:
+    out = io.StringIO()
+    notation("ntn").write_games(records, out)
+    return out.getvalue()
+
+
+def long_games(count: int, seed: int) -> list[GameRecord]:
+    return list(generate(Rules.preset("long"), count, seed, "random"))
+
+
+def big_ntn(records: list[GameRecord]) -> str:
+    """Games as NTN with, here and there, what a cut must survive."""
+    records[21].actions[10].moves = (Move((24, 23)),)  # an illegal play deep inside
+    blocks = [ntn_text([record]) for record in records]
+    blocks[5] = "; a note before the tags of the next game\n" + blocks[5]
+    blocks[9] = blocks[9][blocks[9].index("\n\n") + 2:]  # a game without tags, after a result
+    lines = blocks[13].split("\n")
+    at = lines.index("") + 2  # the second row of moves
+    lines[at] += " { a note going on,\n[as this line, which looks like a tag\nends here }"
+    blocks[13] = "\n".join(lines)
+    lines = blocks[25].split("\n")
+    lines[lines.index("") + 4] += " 7/"  # a play that cannot be read
+    blocks[25] = "\n".join(lines)
+    return "\n".join(blocks)
+
+
+def crawford_matches(matches: int) -> list[GameRecord]:
+    """Matches to 3 whose games double early: only the Crawford game (score 2-0) may not; the games
+    after it (2-1, 2-2) state no Crawford tag, so which one is the Crawford game is inferred."""
+    records = list(generate(Rules.preset("short"), 4 * matches, 5, "random"))
+    for number, record in enumerate(records):
+        record.tags.update(MatchID=f"m{number // 4}", White="A", Black="B", MatchLength="3",
+                           Score=("0-0", "2-0", "2-1", "2-2")[number % 4], Game=str(number % 4 + 1))
+        del record.tags["Result"]
+        record.result = None
+        side = record.actions[2].side
+        record.actions[2:2] = [Action(side, "double"), Action(other(side), "take")]
+    return records
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]]:
+    root = tmp_path_factory.mktemp("corpus")
+    (root / "a.ntn").write_text(ntn_text(long_games(6, 1)), encoding="utf-8")
+    with gzip.open(root / "b.ntn.gz", "wt", encoding="utf-8") as out:
+        out.write(ntn_text(long_games(6, 2)))
+    big = long_games(30, 3)
+    (root / "big.ntn").write_text(big_ntn(big), encoding="utf-8")
+    objects = [game_to_dict(record) for record in big[:12]]
+    objects[8]["actions"][5]["dice"] = [7, 1]  # a game that cannot be read, on line 9
+    (root / "big.jsonl").write_text("".join(json.dumps(o) + "\n" for o in objects), encoding="utf-8")
+    lines = [json.dumps(o) + "\n" for o in objects[:6]]
+    lines[3] = lines[3][:40] + "\n"  # a broken line, read as JSON Lines only after the first line
+    (root / "broken.jsonl").write_text("".join(lines), encoding="utf-8")
+    with (root / "array.json").open("w", encoding="utf-8") as out:
+        writer("json")(big[:3], out)  # one JSON document, read whole
+    (root / "matches.ntn").write_text(ntn_text(crawford_matches(3)), encoding="utf-8")
+    packed = gzip.compress(ntn_text(big + big).encode())
+    (root / "cut.ntn.gz").write_bytes(packed[: len(packed) * 3 // 4])  # unreadable past the first 64 KiB
+    (root / "notes.txt").write_text("nothing to read here\n", encoding="utf-8")
+    names = ["a.ntn", "b.ntn.gz", "big.ntn", "missing.ntn", "big.jsonl", "broken.jsonl", "array.json",
+             "matches.ntn", "cut.ntn.gz", "notes.txt"]
+    return {"generated": [str(root / name) for name in names],
+            "big": [str(root / "big.ntn")],
+            "matches": [str(root / "matches.ntn")],
+            "mat": [str(path) for path in sorted(BGLAB.glob("*.txt"))[:4]]}
+
+
+def run(paths: list[str], task=VALIDATE, **options) -> tuple[list, list[str]]:
+    errors: list[str] = []
+    return list(map_games(paths, task, on_error=errors.append, **options)), errors
+
+
+def validation(paths: list[str], **options) -> tuple[list[str], dict, list[str]]:
+    """Findings lines, summary and input errors, as ``nardy validate`` would print them."""
+    results, errors = run(paths, **options)
+    summary = Summary()
+    for result in results:
+        summary.merge(result.summary)
+    summary.unreadable = len(errors)
+    return [line for result in results for line in result.lines], summary.as_dict(), errors
+
+
+def sequential(paths: list[str]) -> tuple[list[str], dict, list[str]]:
+    """The same figures as ``nardy validate`` gets them, without nardy_cli.parallel."""
+    errors: list[str] = []
+    summary, lines = Summary(), []
+    for game, result in validate_games(iter_games(paths, on_error=errors.append)):
+        summary.add(game, result)
+        lines.extend(finding_line(game, finding) for finding in result.findings)
+    summary.unreadable = len(errors)
+    return lines, summary.as_dict(), errors
+
+
+def test_the_corpus_has_what_the_cuts_must_survive(corpus):
+    _, summary, errors = sequential(corpus["generated"])
+    assert [Path(error.split(":")[0].split()[-1]).name for error in errors] == ["missing.ntn", "cut.ntn.gz",
+                                                                                "notes.txt"]
+    codes = summary["findings_by_code"]
+    assert codes.get("syntax", 0) >= 3 and codes.get("cube") == 3, codes  # the 3 Crawford games' doubles
+    assert summary["files"] == 8  # all but the unreadable ones, the cut one too
+
+
+@pytest.fixture(scope="module")
+def expected(corpus) -> tuple[list[str], dict, list[str]]:
+    return sequential(corpus["generated"])
+
+
+@pytest.fixture(scope="module")
+def expected_rows(corpus) -> list[dict]:
+    return run(corpus["generated"], ROWS, jobs=1)[0]
+
+
+@pytest.fixture(scope="module")
+def expected_mat(corpus) -> tuple[list[str], dict, list[str]]:
+    if not corpus["mat"]:
+        pytest.skip(f"no bglab sample at {BGLAB}")
+    return sequential(corpus["mat"])
+
+
+def test_one_job_runs_here(corpus, expected):
+    assert validation(corpus["generated"], jobs=1) == expected
+
+
+@pytest.mark.parametrize("chunk_games", [1, 4])
+def test_two_workers_give_the_sequential_figures(corpus, expected, chunk_games):
+    assert validation(corpus["generated"], jobs=2, chunk_games=chunk_games) == expected
+
+
+def test_an_unknown_encoding_is_one_error(corpus):
+    errors: list[str] = []
+    games = list(iter_games(corpus["generated"], encoding="no-such", on_error=errors.append))
+    assert run(corpus["generated"], jobs=2, encoding="no-such") == (games, errors)
+    assert len(errors) == 1
+
+
+def test_finding_lines_deep_in_a_cut_file_are_the_files_lines(corpus):
+    lines, _, _ = validation(corpus["big"], jobs=2, chunk_games=3)
+    assert lines == sequential(corpus["big"])[0]
+    text = Path(corpus["big"][0]).read_text(encoding="utf-8").split("\n")
+
+    def place(game: int) -> str:
+        """The file's text from where the first finding of game ``game`` points."""
+        line = next(line for line in lines if f": game {game} (" in line)
+        number, column = re.match(r".*?:(\d+):(\d+): ", line).groups()
+        return text[int(number) - 1][int(column) - 1:]
+
+    assert int(re.match(r".*?:(\d+):", lines[0]).group(1)) > 1000
+    assert re.match(r"\d\d: 24/23", place(22))
+    assert place(26) == "7/"
+
+
+def test_crawford_games_inferred_across_cuts(corpus):
+    games = list(iter_games(corpus["matches"], on_error=print))
+    alone = [CrawfordTracker().is_crawford(game.source, game.record) for game in games]
+    assert [game.crawford for game in games] != alone  # a unit alone would take later games for it
+    expected = sequential(corpus["matches"])
+    assert validation(corpus["matches"], jobs=2, chunk_games=1) == expected
+
+
+def test_per_game_rows_are_the_sequential_rows(corpus, expected_rows):
+    assert run(corpus["generated"], ROWS, jobs=2, chunk_games=3)[0] == expected_rows
+    assert expected_rows[0]["file"] == corpus["generated"][0] and expected_rows[0]["game"] == 1
+
+
+def test_real_match_files(corpus, expected_mat):
+    assert expected_mat[1]["games"] > 10
+    assert validation(corpus["mat"], jobs=2) == expected_mat
+    assert run(corpus["mat"], ROWS, jobs=2)[0] == run(corpus["mat"], ROWS, jobs=1)[0]
+
+
+def test_units_in_flight_are_bounded(corpus):
+    pulled = []
+
+    def work():
+        for item in parallel._work(corpus["big"], None, None, None, 1):
+            pulled.append(item)
+            yield item
+
+    results = parallel._gather(work(), lambda fn, *args: _Done(fn(*args)), 3, VALIDATE, print)
+    next(results)
+    assert len(pulled) == 4  # three in flight, and the next one submitted before the results are given
+    assert len(list(results)) == 29 and len(pulled) > 25
+
+
+class _Done:
+    """A future already done, for driving _gather in this process."""
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+    def result(self) -> object:
+        return self.value
+
+    def cancel(self) -> bool:
+        return False
+
+
+def test_rows_frame(corpus):
+    rows, _ = run(corpus["big"], ROWS, jobs=1)
+    table = rows_frame(iter(rows), GAME_COLUMNS, batch_rows=7)
+    assert len(table) == len(rows) and list(table.columns) == list(GAME_COLUMNS)
+    assert table["turns"].sum() == sum(row["turns"] for row in rows)
+    assert rows_frame(iter([]), GAME_COLUMNS).empty
+
+
+def test_a_missing_dask_is_named_with_its_install_command(monkeypatch):
+    monkeypatch.setitem(sys.modules, "dask.distributed", None)  # import dask.distributed fails
+    with pytest.raises(ClusterError, match=re.escape("pip install 'nardy-cli[dask]'")):
+        run([], dask="local:1")
+
+
+@pytest.fixture(scope="module")
+def dask_cluster():
+    distributed = pytest.importorskip("dask.distributed", reason="dask is not installed: pip install -e '.[dask]'")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+        yield client
+
+
+def test_dask_gives_the_sequential_figures(corpus, expected, expected_rows, dask_cluster):
+    assert validation(corpus["generated"], dask=dask_cluster, chunk_games=4) == expected
+    rows = run(corpus["generated"], ROWS, dask=dask_cluster, chunk_games=4)[0]
+    assert rows == expected_rows
+    dataframe = rows_frame(rows, GAME_COLUMNS, partitions=3)
+    assert dataframe.npartitions == 3
+    assert int(dataframe["turns"].sum().compute()) == sum(row["turns"] for row in rows)
+
+
+def test_dask_on_real_match_files(corpus, expected_mat, dask_cluster):
+    assert validation(corpus["mat"], dask=dask_cluster) == expected_mat
+
+
+def test_bad_dask_values(dask_cluster):
+    with pytest.raises(ClusterError, match="local:N"):
+        run([], dask="local:none")
