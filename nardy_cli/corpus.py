@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from itertools import chain
+from itertools import chain, islice
 
 from . import notations
 from .record import GameRecord
@@ -49,39 +49,51 @@ class CrawfordTracker:
         return crawford
 
 
+def open_source(source: Source, fmt: str | None = None,
+                encoding: str | None = None) -> tuple[str, list[str], Iterator[str]]:
+    """The notation of ``source`` (``fmt``, else what its first lines show), those first lines,
+    and the rest of its lines, still unread."""
+    lines = read_lines(source, encoding)
+    head = list(islice(lines, SNIFF_LINES))
+    name = fmt or notations.detect(source.plain_name, "".join(head))
+    return notations.notation(name).NAME, head, lines
+
+
 def read_source(source: Source, fmt: str | None = None, encoding: str | None = None) -> Iterator[GameRecord]:
     """The games of one input in notation ``fmt``, or the notation its text shows."""
-    lines = read_lines(source, encoding)
-    head = []
-    for line in lines:
-        head.append(line)
-        if len(head) >= SNIFF_LINES:
-            break
-    name = fmt or notations.detect(source.plain_name, "".join(head))
-    yield from notations.notation(name).read_games(chain(head, lines), source.name)
+    name, head, rest = open_source(source, fmt, encoding)
+    yield from notations.notation(name).read_games(chain(head, rest), source.name)
+
+
+def iter_inputs(paths: list[str] | tuple[str, ...], *, encoding: str | None = None,
+                pattern: str | None = None) -> Iterator[Source | InputError]:
+    """Every input named by ``paths`` in order, with the error of a path that cannot be listed
+    (or of an unknown ``encoding``) in its place."""
+    if encoding:
+        try:
+            check_encoding(encoding)
+        except InputError as error:
+            yield error
+            return
+    extensions = notations.known_extensions()
+    for path in paths:
+        try:
+            yield from list(iter_sources([path], pattern=pattern, extensions=extensions))
+        except InputError as error:
+            yield error
 
 
 def iter_games(paths: list[str] | tuple[str, ...], *, fmt: str | None = None, encoding: str | None = None,
                pattern: str | None = None, on_error: Callable[[str], None]) -> Iterator[CorpusGame]:
     """Every game of every input, in order; inputs that cannot be read go to ``on_error``
     and the others are still read."""
-    if encoding:
-        try:
-            check_encoding(encoding)
-        except InputError as error:
-            on_error(str(error))
-            return
-    extensions = notations.known_extensions()
     tracker = CrawfordTracker()
-    for path in paths:
-        try:
-            sources = list(iter_sources([path], pattern=pattern, extensions=extensions))
-        except InputError as error:
-            on_error(str(error))
+    for source in iter_inputs(paths, encoding=encoding, pattern=pattern):
+        if isinstance(source, InputError):
+            on_error(str(source))
             continue
-        for source in sources:
-            try:
-                for index, record in enumerate(read_source(source, fmt, encoding), 1):
-                    yield CorpusGame(source.name, index, record, tracker.is_crawford(source.name, record))
-            except (InputError, notations.UnknownFormat) as error:
-                on_error(str(error))
+        try:
+            for index, record in enumerate(read_source(source, fmt, encoding), 1):
+                yield CorpusGame(source.name, index, record, tracker.is_crawford(source.name, record))
+        except (InputError, notations.UnknownFormat) as error:
+            on_error(str(error))

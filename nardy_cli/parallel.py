@@ -46,10 +46,10 @@ from types import ModuleType
 from typing import Any, Generic, Protocol, TypeVar
 
 from . import notations
-from .corpus import SNIFF_LINES, CorpusGame, CrawfordTracker, iter_games
+from .corpus import CorpusGame, CrawfordTracker, iter_games, iter_inputs, open_source
 from .record import GameRecord
 from .replay import GameReplay, replay
-from .sources import InputError, Source, check_encoding, iter_sources, read_lines
+from .sources import InputError, Source
 from .validate import Summary, finding_dict, finding_line
 
 R = TypeVar("R")
@@ -152,20 +152,11 @@ def _cutting(name: str, head: list[str]) -> tuple[Callable[[str], bool], list[st
     return None
 
 
-def _open(source: Source, fmt: str | None, encoding: str | None) -> tuple[str, list[str], Iterator[str]]:
-    """The notation of ``source`` (``fmt``, else told as :func:`~nardy_cli.corpus.read_source`
-    tells it), the first lines it was told from, and the other lines."""
-    lines = read_lines(source, encoding)
-    head = list(islice(lines, SNIFF_LINES))
-    name = fmt or notations.detect(source.plain_name, "".join(head))
-    return notations.notation(name).NAME, head, lines
-
-
 def _source_units(source: Source, file: int, fmt: str | None, encoding: str | None,
                   chunk_games: int) -> Iterator[_Unit | str]:
     """The units of one input, then the message saying why it could not be read further, if so."""
     try:
-        name, head, rest = _open(source, fmt, encoding)
+        name, head, rest = open_source(source, fmt, encoding)
     except (InputError, notations.UnknownFormat) as error:
         yield str(error)
         return
@@ -191,21 +182,11 @@ def _source_units(source: Source, file: int, fmt: str | None, encoding: str | No
 def _work(paths: list[str] | tuple[str, ...], fmt: str | None, encoding: str | None, pattern: str | None,
           chunk_games: int) -> Iterator[_Unit | str]:
     """The units of every input in order, with the message of an input that cannot be read in its place."""
-    if encoding:
-        try:
-            check_encoding(encoding)
-        except InputError as error:
-            yield str(error)
-            return
-    extensions = notations.known_extensions()
     files = count()
-    for path in paths:
-        try:
-            sources = list(iter_sources([path], pattern=pattern, extensions=extensions))
-        except InputError as error:
-            yield str(error)
-            continue
-        for source in sources:
+    for source in iter_inputs(paths, encoding=encoding, pattern=pattern):
+        if isinstance(source, InputError):
+            yield str(source)
+        else:
             yield from _source_units(source, next(files), fmt, encoding, chunk_games)
 
 
