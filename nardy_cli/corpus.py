@@ -10,6 +10,7 @@ from .record import GameRecord
 from .sources import InputError, Source, check_encoding, iter_sources, read_lines
 
 SNIFF_LINES = 60
+SNIFF_CHARS = 1 << 16  # or fewer lines when they are long: the first lines stay in memory until read
 
 
 @dataclass(frozen=True)
@@ -54,7 +55,12 @@ def open_source(source: Source, fmt: str | None = None,
     """The notation of ``source`` (``fmt``, else what its first lines show), those first lines,
     and the rest of its lines, still unread."""
     lines = read_lines(source, encoding)
-    head = list(islice(lines, SNIFF_LINES))
+    head, size = [], 0
+    for line in islice(lines, SNIFF_LINES):
+        head.append(line)
+        size += len(line)
+        if size >= SNIFF_CHARS:
+            break
     name = fmt or notations.detect(source.plain_name, "".join(head))
     return notations.notation(name).NAME, head, lines
 

@@ -25,12 +25,12 @@ import zipfile
 import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any, BinaryIO, Callable, Protocol
+from typing import IO, Any, Callable, Protocol
 
 CHUNK_BYTES = 1 << 16
 SNIFF_BYTES = 64  # what the encoding is told from
 # Openers of compressed data, given a file name (then they close the file) or a stream.
-_COMPRESSED: dict[str, Callable[[Any], BinaryIO]] = {".gz": gzip.open, ".bz2": bz2.open, ".xz": lzma.open}
+_COMPRESSED: dict[str, Callable[..., Any]] = {".gz": gzip.open, ".bz2": bz2.open, ".xz": lzma.open}
 _MAGIC = ((re.compile(rb"\x1f\x8b"), ".gz"), (re.compile(rb"BZh[1-9]1AY&SY"), ".bz2"),
           (re.compile(rb"\xfd7zXZ\x00"), ".xz"))
 _BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
@@ -51,7 +51,7 @@ class Source:
     """One input text: its name for messages, and how to open it as bytes."""
 
     name: str
-    open: Callable[[], BinaryIO]
+    open: Callable[[], IO[bytes]]
 
     @property
     def plain_name(self) -> str:
@@ -188,7 +188,7 @@ def _unreadable_error(name: str, error: BaseException, lines: int) -> InputError
                       "yourself")
 
 
-def _decoded(stream: BinaryIO, encoding: str | None) -> Iterator[str]:
+def _decoded(stream: IO[bytes], encoding: str | None) -> Iterator[str]:
     """The text of ``stream``, decoded as its bytes come (``read1``: what a damaged compressed
     file gives before the damage is not lost with the chunk that holds it)."""
     read = getattr(stream, "read1", stream.read)
@@ -214,7 +214,7 @@ def _reason(error: BaseException) -> str:
 class _Borrowed(io.RawIOBase):
     """Standard input for one reading: closing it leaves standard input open (``-`` may come twice)."""
 
-    def __init__(self, stream: BinaryIO) -> None:
+    def __init__(self, stream: Any) -> None:
         super().__init__()
         self._stream = stream
 
@@ -225,7 +225,7 @@ class _Borrowed(io.RawIOBase):
         return self._stream.readinto(buffer)
 
 
-def _compression(name: str, stream: BinaryIO | None = None) -> str | None:
+def _compression(name: str, stream: Any = None) -> str | None:
     """The compression of a file: its extension's, else (given ``stream``) its first bytes'."""
     extension = os.path.splitext(name)[1].lower()
     if extension in _COMPRESSED:
@@ -234,7 +234,7 @@ def _compression(name: str, stream: BinaryIO | None = None) -> str | None:
     return next((extension for magic, extension in _MAGIC if magic.match(head)), None)
 
 
-def _open_file(path: str) -> BinaryIO:
+def _open_file(path: str) -> IO[bytes]:
     compression = _compression(path)
     if compression is None:
         raw = open(path, "rb")
@@ -245,7 +245,7 @@ def _open_file(path: str) -> BinaryIO:
     return _COMPRESSED[compression](path)
 
 
-def _open_stdin() -> BinaryIO:
+def _open_stdin() -> IO[bytes]:
     stream = io.BufferedReader(_Borrowed(sys.stdin.buffer))
     compression = _compression("", stream)
     return _COMPRESSED[compression](stream) if compression else stream
@@ -258,7 +258,7 @@ def _archive(path: str, version: tuple[int, int]) -> zipfile.ZipFile:
     return zipfile.ZipFile(path)
 
 
-def _open_member(path: str, member: zipfile.ZipInfo) -> BinaryIO:
+def _open_member(path: str, member: zipfile.ZipInfo) -> IO[bytes]:
     status = os.stat(path)
     raw = _archive(path, (status.st_mtime_ns, status.st_size)).open(member)
     compression = _compression(member.filename, raw)
@@ -267,7 +267,7 @@ def _open_member(path: str, member: zipfile.ZipInfo) -> BinaryIO:
 
 def _unreadable(name: str, message: str) -> Source:
     """A source that raises ``message`` when it is read: a bad archive met in a tree stops only itself."""
-    def fail() -> BinaryIO:
+    def fail() -> IO[bytes]:
         raise InputError(message)
     return Source(name, fail)
 
@@ -292,7 +292,7 @@ def iter_sources(paths: list[str] | tuple[str, ...], *, pattern: str | None = No
         if not os.path.exists(path):
             raise InputError(f"{path}: no such file or directory; check the name")
         if not (os.path.isdir(path) or path.lower().endswith(".zip")):
-            yield Source(path, lambda path=path: _open_file(path))
+            yield Source(path, functools.partial(_open_file, path))
             continue
         found = False
         for source in _tree_sources(path, pattern, extensions) if os.path.isdir(path) \
@@ -312,7 +312,7 @@ def _tree_sources(top: str, pattern: str | None, extensions: tuple[str, ...]) ->
             if filename.lower().endswith(".zip"):
                 yield from _zip_sources(full, pattern, extensions)
             elif _wanted(os.path.relpath(full, top).replace(os.sep, "/"), pattern, extensions):
-                yield Source(full, lambda full=full: _open_file(full))
+                yield Source(full, functools.partial(_open_file, full))
 
 
 def _zip_sources(path: str, pattern: str | None, extensions: tuple[str, ...]) -> Iterator[Source]:
@@ -330,7 +330,7 @@ def _zip_sources(path: str, pattern: str | None, extensions: tuple[str, ...]) ->
                 yield _unreadable(name, f"{name}: an archive inside an archive is not read; unpack {path} and name "
                                         f"{member.filename} itself")
         elif _wanted(member.filename, pattern, extensions):
-            yield Source(name, lambda member=member: _open_member(path, member))
+            yield Source(name, functools.partial(_open_member, path, member))
 
 
 def _wanted(path: str, pattern: str | None, extensions: tuple[str, ...]) -> bool:

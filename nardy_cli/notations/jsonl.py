@@ -160,6 +160,12 @@ _DECODER = json.JSONDecoder()
 _BLANKS = re.compile(r"\s*")
 
 
+def _past_blanks(text: str, position: int) -> int:
+    """Where the blanks from ``position`` end."""
+    match = _BLANKS.match(text, position)
+    return match.end() if match else position
+
+
 def _message(error: json.JSONDecodeError) -> str:
     """The decoder's message without its dangling "at" (the error's place is given apart)."""
     return error.msg.removesuffix(" at").lower()
@@ -180,22 +186,22 @@ def _document(numbered: list[tuple[int, str]], source: str) -> Iterator[GameReco
     first_line = numbered[0][0]
     text = "".join(line for _, line in numbered)
     starts = [0]  # the offset of each line in text
-    for _, line in numbered:
-        starts.append(starts[-1] + len(line))
+    for _, text_line in numbered:
+        starts.append(starts[-1] + len(text_line))
 
     def place(offset: int) -> tuple[int, int]:
         index = bisect_right(starts, offset, hi=len(numbered)) - 1
         return first_line + index, offset - starts[index] + 1
 
-    position = _BLANKS.match(text).end()
+    position = _past_blanks(text, 0)
     in_array = text.startswith("[", position)
     if in_array:
-        position = _BLANKS.match(text, position + 1).end()
+        position = _past_blanks(text, position + 1)
     indent = place(position)[1] - 1  # of the first game
     while position < len(text):
         if in_array and text[position] in ",]":
             in_array = text[position] == ","
-            position = _BLANKS.match(text, position + 1).end()
+            position = _past_blanks(text, position + 1)
             continue
         line, column = place(position)
         try:
@@ -211,7 +217,7 @@ def _document(numbered: list[tuple[int, str]], source: str) -> Iterator[GameReco
             continue
         yield game_from_dict(data, source, line)
         if in_array or isinstance(data, dict):
-            position = _BLANKS.match(text, position).end()
+            position = _past_blanks(text, position)
         else:  # a stray number or string: text that is no game, skipped to the next object
             position = _resume(numbered, starts, line - first_line + 1, indent)
     if in_array:

@@ -52,7 +52,8 @@ _ROLL_RE = re.compile(r"(?P<d1>[1-6])(?P<d2>[1-6]):\s*(?P<play>.*)")
 _DICE_LIKE_RE = re.compile(r"(?P<dice>\S{1,4}):")
 _DOUBLE_RE = re.compile(r"(?P<word>doubles|beavers)(?:\s*=>\s*(?P<value>\d{1,9}))?", re.IGNORECASE)
 _ANSWER_RE = re.compile(r"takes|drops", re.IGNORECASE)
-_OUTCOME_RE = re.compile(r"(?P<word>wins|losses)\s+(?P<points>\d{1,9})\s+points?(?:\s+and\s+the\s+match)?", re.IGNORECASE)
+_OUTCOME_RE = re.compile(r"(?P<word>wins|losses)\s+(?P<points>\d{1,9})\s+points?(?:\s+and\s+the\s+match)?",
+                         re.IGNORECASE)
 _CANNOT_MOVE_RE = re.compile(r"cannot\s+move", re.IGNORECASE)
 _UNRECORDED_RE = re.compile(r"\?+")
 _PAIR_RE = re.compile(r"(?P<white>\d{1,9})-(?P<black>\d{1,9})")  # a result or a score, White first

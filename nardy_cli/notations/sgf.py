@@ -275,7 +275,7 @@ class _Lexer:
             char = text[pos]
             column = pos + 1
             if char.isspace():
-                pos = _BLANKS.match(text, pos).end()
+                pos = _past_blanks(text, pos)
             elif char == "[" and self.prop is not None:
                 self.prop.starts.append((line_no, column + 1))
                 self.mode, self.value, self.escaped = _VALUE, [], False
@@ -315,7 +315,7 @@ class _Lexer:
     def _seek(self, line_no: int, text: str, pos: int) -> Generator[_Token, None, int]:
         """Look for the ``(;`` that opens a game tree; return where to go on."""
         if self.seek_open is not None:  # a '(' ended what came before: a ';' may follow
-            pos = _BLANKS.match(text, pos).end()
+            pos = _past_blanks(text, pos)
             if pos < len(text) and text[pos] == ";":
                 (line, column), self.seek_open = self.seek_open, None
                 self.mode, self.depth = _NORMAL, 1
@@ -370,6 +370,12 @@ class _Lexer:
             line, column = self.input_end
             yield self._error(line, column, f"expected ')' to close the game tree ({self.depth} open), "
                                             "found the end of the input")
+
+
+def _past_blanks(text: str, pos: int) -> int:
+    """Where the blanks from ``pos`` end."""
+    match = _BLANKS.match(text, pos)
+    return match.end() if match else pos
 
 
 # --- building a game from main-line nodes ------------------------------------
