@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 from collections.abc import Callable
@@ -18,6 +19,7 @@ from .output import OutputError, atomic_output
 from .position import Position, PositionError
 from .rules import Rules, RulesError, check_overrides
 from .selfplay import BOTS, generate
+from .sources import InputError, check_encoding
 from .parallel import ClusterError, map_games, replayed, validated
 from .validate import Summary
 
@@ -39,12 +41,22 @@ def format_option(*choices: str) -> Callable[[Callable], Callable]:
     return decorator
 
 
+def _known_encoding(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    if value:
+        try:
+            check_encoding(value)
+        except InputError as error:
+            raise click.BadParameter(str(error)) from None
+    return value
+
+
 def input_options(function: Callable) -> Callable:
     for decorator in reversed([
         click.argument("paths", nargs=-1, required=True, metavar="PATH..."),
         click.option("--from", "input_format", type=click.Choice(notations.NAMES + ("json",)),
                      help="Read the inputs as this notation instead of detecting it."),
-        click.option("--encoding", help="Decode the inputs with this encoding (default: detected)."),
+        click.option("--encoding", callback=_known_encoding,
+                     help="Decode the inputs with this encoding (default: detected)."),
         click.option("--glob", "pattern", metavar="PATTERN",
                      help="In directories and archives, read only files matching PATTERN, e.g. '*.mat'."),
     ]):
@@ -111,6 +123,9 @@ class _Guarded(click.Group):
             raise
         except KeyboardInterrupt:
             raise click.Abort() from None
+        except BrokenPipeError:  # the reader of our output went away (`nardy ... | head`): nothing to say
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            ctx.exit(0)
         except Exception as error:  # the last line of defence: say what failed, and how to learn more
             if ctx.meta.get("nardy.debug"):
                 raise

@@ -706,4 +706,4 @@ def test_bad_inputs_give_a_message_and_exit_2_never_a_traceback(tmp_path, comman
         assert result.exit_code == 2, (case, result.output)
         assert result.exception is None or isinstance(result.exception, SystemExit), (case, result.exception)
         assert "Traceback" not in result.output and message in result.stderr, (case, result.stderr)
-        assert "error: " in result.stderr, case
+        assert "error: " in result.stderr.lower(), case  # "error: ..." for inputs, "Error: ..." for usage
