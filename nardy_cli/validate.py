@@ -21,6 +21,7 @@ class Summary:
     legal_games: int = 0
     findings: Counter = field(default_factory=Counter)
     unreadable: int = 0
+    rules: Counter = field(default_factory=Counter)  # games judged under each rule set
 
     def add(self, game: CorpusGame, result: GameReplay) -> None:
         self.files.add(game.source)
@@ -28,6 +29,7 @@ class Summary:
         self.turns += len(result.turns)
         self.legal_games += result.legal
         self.findings.update(finding.code for finding in result.findings)
+        self.rules[str(result.rules)] += 1
 
     def merge(self, other: "Summary") -> None:
         self.files |= other.files
@@ -36,6 +38,7 @@ class Summary:
         self.legal_games += other.legal_games
         self.findings.update(other.findings)
         self.unreadable += other.unreadable
+        self.rules.update(other.rules)
 
     def text(self) -> str:
         total = sum(self.findings.values())
@@ -45,12 +48,14 @@ class Summary:
         text += f" ({by_code})" if by_code else ""
         if self.unreadable:
             text += ", " + _count(self.unreadable, "unreadable input")
+        for rules, games in sorted(self.rules.items()):
+            text += f"\nrules: {rules} ({_count(games, 'game')})"
         return text
 
     def as_dict(self) -> dict[str, Any]:
         return {"files": len(self.files), "games": self.games, "turns": self.turns,
                 "legal_games": self.legal_games, "findings_by_code": dict(sorted(self.findings.items())),
-                "unreadable": self.unreadable}
+                "unreadable": self.unreadable, "rules": dict(sorted(self.rules.items()))}
 
 
 def _count(n: int, noun: str) -> str:

@@ -21,7 +21,7 @@ def only_finding(tmp_path, text: str, *args: str) -> str:
     result = validate(tmp_path, text, *args)
     assert result.exit_code == 1, result.output
     lines = result.output.splitlines()
-    assert len(lines) == 2, result.output
+    assert len(lines) == 3 and lines[2].startswith("rules: "), result.output  # finding, summary, rule set
     return lines[0].replace(str(tmp_path / "game.ntn"), "game.ntn")
 
 
@@ -86,8 +86,10 @@ def test_syntax_error_is_located_and_later_games_still_read(tmp_path):
     assert result.exit_code == 1
     lines = result.output.splitlines()
     assert lines[0].startswith(f"{tmp_path / 'game.ntn'}:5:18: game 1") and ": syntax: " in lines[0]
-    assert ": game 2 " in lines[-2] and "not-maximal" in lines[-2]
-    assert lines[-1].startswith("1 file, 2 games")
+    assert ": game 2 " in lines[-3] and "not-maximal" in lines[-3]
+    assert lines[-2].startswith("1 file, 2 games")
+    assert lines[-1] == "rules: long opening=reroll head=classic block=step last_roll=off scoring=oin-mars cube=off " \
+                        "(2 games)"
 
 
 def test_rule_override_changes_the_verdict(tmp_path):
