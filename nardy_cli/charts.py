@@ -20,7 +20,7 @@ from matplotlib.figure import Figure
 
 from .output import OutputError, atomic_output
 from .record import BLACK, WHITE
-from .stats import ROLL_CLASSES, ROLL_PROBABILITIES, SCORED, SIDE_KEYS, chi_square, dice_counts, summarize, tr
+from .stats import ROLL_CLASSES, ROLL_PROBABILITIES, SCORED, SIDE_KEYS, Aggregates, chi_square, tr
 
 FORMATS = ("png", "svg")
 DPI = 110
@@ -65,9 +65,9 @@ def _no_data(axes: Axes, lang: str) -> None:
     axes.set_axis_off()
 
 
-def outcomes_chart(games: pd.DataFrame, lang: str = "en", limit: int = 20) -> Figure:
+def outcomes_chart(aggregates: Aggregates, lang: str = "en", limit: int = 20) -> Figure:
     """Stacked bars of each player's wins by oin / mars / home mars / koks (the ``limit`` busiest players)."""
-    summary = summarize(games, "player").head(limit).iloc[::-1]
+    summary = aggregates.summary("player").head(limit).iloc[::-1]
     figure = new_figure(tr("title_outcomes_by_player", lang), (8.0, 2.0 + 0.35 * max(len(summary), 3)))
     axes = figure.add_subplot()
     if summary.empty:
@@ -84,17 +84,18 @@ def outcomes_chart(games: pd.DataFrame, lang: str = "en", limit: int = 20) -> Fi
     return figure
 
 
-def lengths_chart(games: pd.DataFrame, lang: str = "en") -> Figure:
+def lengths_chart(aggregates: Aggregates, lang: str = "en") -> Figure:
     """Histogram of game lengths in turns, one series per variant."""
     figure = new_figure(tr("title_lengths", lang))
     axes = figure.add_subplot()
-    if games.empty:
+    lengths = aggregates.lengths("variant")
+    if not lengths:
         _no_data(axes, lang)
         return figure
-    lengths = games["turns"].astype(float)
-    bins = np.arange(0, lengths.max() + 6, 5)
-    for variant, group in games.groupby("variant"):
-        axes.hist(group["turns"].astype(float), bins=bins, alpha=0.65, label=tr(variant, lang),
+    bins = np.arange(0, max(max(counts) for counts in lengths.values()) + 6, 5)
+    for variant in sorted(lengths):
+        counts = lengths[variant]
+        axes.hist(list(counts), weights=list(counts.values()), bins=bins, alpha=0.65, label=tr(variant, lang),
                   color=VARIANT_COLOURS.get(variant))
     axes.set_xlabel(tr("turns", lang))
     axes.set_ylabel(tr("games", lang))
@@ -102,9 +103,9 @@ def lengths_chart(games: pd.DataFrame, lang: str = "en") -> Figure:
     return figure
 
 
-def first_mover_chart(games: pd.DataFrame, lang: str = "en") -> Figure:
+def first_mover_chart(aggregates: Aggregates, lang: str = "en") -> Figure:
     """The first mover's win rate per variant, with Wilson 95 % intervals and the 50 % line."""
-    summary = summarize(games, "variant")
+    summary = aggregates.summary("variant")
     figure = new_figure(tr("title_first_mover", lang), (6.0, 4.5))
     axes = figure.add_subplot()
     if summary.empty:
@@ -125,16 +126,16 @@ def first_mover_chart(games: pd.DataFrame, lang: str = "en") -> Figure:
     return figure
 
 
-def dice_chart(turns: pd.DataFrame, player: str | None = None, lang: str = "en") -> Figure:
+def dice_chart(aggregates: Aggregates, player: str | None = None, lang: str = "en") -> Figure:
     """A 6×6 heatmap of the 21 roll classes (higher die × lower die) coloured by observed/expected,
     each cell showing its count and expectation; the title gives n and the chi-square p-value.
 
     Raises ValueError when ``player`` has no rolls.
     """
-    counts = dice_counts(turns, "player" if player else None)
-    if player and player not in counts.index:
+    counts = aggregates.dice_counts(player)
+    if counts.empty:
         raise ValueError(f"no rolls of player {player!r}")
-    observed = counts.loc[player or "all"].to_numpy(dtype=float)
+    observed = counts.iloc[0].to_numpy(dtype=float)
     n = int(observed.sum())
     p_value = chi_square(observed, ROLL_PROBABILITIES)[1][0]
     who = player or tr("all", lang)

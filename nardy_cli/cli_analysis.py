@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Callable
-from contextlib import nullcontext
+from collections.abc import Callable, Sequence
+from contextlib import ExitStack, nullcontext
 from functools import partial
 from itertools import islice
 from typing import TYPE_CHECKING
@@ -32,13 +32,12 @@ from .corpus import CorpusGame, iter_games
 from .record import BLACK, WHITE
 from .replay import GameReplay, replay
 from .rules import check_overrides
-from .output import atomic_output
 from .parallel import map_games, replayed
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from .stats import Tables
+    from .stats import Aggregates, GameStats
 
 # The same as stats.LANGS and stats.GROUPINGS, which cannot be imported here without pandas.
 LANGS = ("en", "ru")
@@ -51,8 +50,8 @@ def lang_option(function: Callable) -> Callable:
 
 
 def corpus_options(function: Callable) -> Callable:
-    """The inputs, rule overrides and ``--quiet`` of a command over a whole corpus."""
-    function = click.option("--quiet", "-q", is_flag=True, help="No progress bar.")(function)
+    """The inputs, rule overrides, ``--quiet``, ``--jobs`` and ``--dask`` of a command over a whole corpus."""
+    function = click.option("--quiet", "-q", is_flag=True, help="No progress bar.")(parallel_options(function))
     return input_options(rule_option(function))
 
 
@@ -66,11 +65,13 @@ def picture_options(default: str) -> Callable[[Callable], Callable]:
     return decorator
 
 
-def read_tables(paths: tuple[str, ...], input_format: str | None, encoding: str | None, pattern: str | None,
-                rules: tuple[str, ...], quiet: bool, jobs: int = 1, dask: str | None = None) -> tuple[Tables, int]:
-    """Replay every game (in ``jobs`` processes or on Dask) and collect the tables; also the number
-    of unreadable inputs (each reported on stderr)."""
-    from .stats import collect_rows, game_rows
+def read_statistics(paths: tuple[str, ...], input_format: str | None, encoding: str | None,
+                    pattern: str | None, rules: tuple[str, ...], quiet: bool, jobs: int = 1, dask: str | None = None,
+                    sinks: Sequence[Callable[[GameStats], None]] = ()) -> tuple[Aggregates, int]:
+    """Replay every game (in ``jobs`` processes or on Dask), sum its statistics and hand its rows,
+    in corpus order, to every one of ``sinks``; also the number of unreadable inputs (each
+    reported on stderr)."""
+    from .stats import Aggregates, game_stats
 
     check_overrides(rules)
     unreadable: list[str] = []
@@ -79,30 +80,22 @@ def read_tables(paths: tuple[str, ...], input_format: str | None, encoding: str 
         unreadable.append(message)
         click.echo(f"error: {message}", err=True)
 
-    bundles = map_games(paths, partial(replayed, build=game_rows, overrides=rules), jobs=jobs or None, dask=dask,
-                        fmt=input_format, encoding=encoding, pattern=pattern, on_error=input_error)
+    build = partial(game_stats, with_turns=bool(sinks))
+    per_game = map_games(paths, partial(replayed, build=build, overrides=rules), jobs=jobs or None, dask=dask,
+                         fmt=input_format, encoding=encoding, pattern=pattern, on_error=input_error)
     stderr = click.get_text_stream("stderr")
-    progress = nullcontext(bundles) if quiet or not stderr.isatty() else click.progressbar(
-        bundles, label="Replaying games", file=stderr, show_pos=True,
-        item_show_func=lambda bundle: os.path.basename(bundle[0]["file"]) if bundle else None)
+    progress = nullcontext(per_game) if quiet or not stderr.isatty() else click.progressbar(
+        per_game, label="Replaying games", file=stderr, show_pos=True,
+        item_show_func=lambda stats: os.path.basename(stats.game["file"]) if stats else None)
+    aggregates = Aggregates()
     with progress as stream:
-        tables = collect_rows(stream)
-    if tables.games.empty:
+        for stats in stream:
+            aggregates.add(stats)
+            for sink in sinks:
+                sink(stats)
+    if not aggregates.games:
         raise click.UsageError("no games found in the inputs")
-    return tables, len(unreadable)
-
-
-def write_parquet(table: pd.DataFrame, directory: str, name: str, force: bool) -> str:
-    """``table`` as ``DIR/NAME.parquet``, written atomically."""
-    try:
-        import pyarrow  # noqa: F401  (pandas needs it for Parquet)
-    except ImportError:
-        raise click.UsageError("--parquet needs pyarrow: pip install 'nardy-cli[dask]'") from None
-    os.makedirs(directory, exist_ok=True)
-    path = os.path.join(directory, f"{name}.parquet")
-    with atomic_output(path, force=force) as out:
-        table.to_parquet(out.buffer, index=False)
-    return path
+    return aggregates, len(unreadable)
 
 
 def exit_status(unreadable: int) -> None:
@@ -156,7 +149,6 @@ def format_statistics(summary: pd.DataFrame, fairness: pd.DataFrame, output_form
 @click.option("--parquet", "parquet_dir", metavar="DIR",
               help="Also write the per-game and per-turn tables as Parquet files into DIR (needs pyarrow).")
 @lang_option
-@parallel_options
 @usage_errors
 def stats_command(paths: tuple[str, ...], input_format: str | None, encoding: str | None, pattern: str | None,
                   rules: tuple[str, ...], quiet: bool, by: str, output_format: str, out_dir: str | None,
@@ -167,18 +159,23 @@ def stats_command(paths: tuple[str, ...], input_format: str | None, encoding: st
     CSV and JSON keep machine-readable column names; the table and Markdown
     formats are labelled in --lang.
     """
-    from .report import write_report
-    from .stats import dice_fairness, summarize
+    from .report import report_folder, write_report
+    from .tables import table_files
 
-    tables, unreadable = read_tables(paths, input_format, encoding, pattern, rules, quiet, jobs, dask)
+    with ExitStack() as tables:  # the row tables are written atomically once every game is read
+        sinks = []
+        if out_dir:
+            folder = report_folder(out_dir, force=force)
+            sinks.append(tables.enter_context(table_files(str(folder), "csv", force=True)))
+        if parquet_dir:
+            sinks.append(tables.enter_context(table_files(parquet_dir, "parquet", force=force)))
+        aggregates, unreadable = read_statistics(paths, input_format, encoding, pattern, rules, quiet, jobs, dask,
+                                                 sinks)
     if parquet_dir:
-        for name, table in (("games", tables.games), ("turns", tables.turns)):
-            click.echo(f"{write_parquet(table, parquet_dir, name, force)} written", err=True)
+        click.echo(f"tables written to {parquet_dir}: games, turns and findings .parquet", err=True)
     if out_dir:
-        page = write_report(out_dir, tables.games, tables.turns, tables.findings, lang, force=force)
-        click.echo(f"report written to {page}", err=True)
-    click.echo(format_statistics(summarize(tables.games, by), dice_fairness(tables.turns, total=True),
-                                 output_format, lang))
+        click.echo(f"report written to {write_report(out_dir, aggregates, lang, force=True)}", err=True)
+    click.echo(format_statistics(aggregates.summary(by), aggregates.dice_fairness(total=True), output_format, lang))
     exit_status(unreadable)
 
 
@@ -212,17 +209,18 @@ def race(path: str, number: int, rules: tuple[str, ...], output: str, force: boo
 
 
 def corpus_plot(name: str, chart_name: str, help_text: str) -> None:
-    """Add ``nardy plot NAME PATH...``: the chart ``charts.<chart_name>`` of a corpus's per-game table."""
+    """Add ``nardy plot NAME PATH...``: the chart ``charts.<chart_name>`` of a corpus's aggregates."""
     @plot.command(name=name, help=help_text)
     @corpus_options
     @picture_options(f"{name}.png")
     @usage_errors
     def command(paths: tuple[str, ...], input_format: str | None, encoding: str | None, pattern: str | None,
-                rules: tuple[str, ...], quiet: bool, output: str, force: bool, lang: str) -> None:
+                rules: tuple[str, ...], quiet: bool, jobs: int, dask: str | None, output: str, force: bool,
+                lang: str) -> None:
         from . import charts
 
-        tables, unreadable = read_tables(paths, input_format, encoding, pattern, rules, quiet)
-        charts.save_figure(getattr(charts, chart_name)(tables.games, lang), output, force=force)
+        aggregates, unreadable = read_statistics(paths, input_format, encoding, pattern, rules, quiet, jobs, dask)
+        charts.save_figure(getattr(charts, chart_name)(aggregates, lang), output, force=force)
         exit_status(unreadable)
 
 
@@ -237,13 +235,14 @@ corpus_plot("first-mover", "first_mover_chart", "The first mover's win rate per 
 @click.option("--player", help="Only this player's rolls (default: everyone's).")
 @usage_errors
 def dice(paths: tuple[str, ...], input_format: str | None, encoding: str | None, pattern: str | None,
-         rules: tuple[str, ...], quiet: bool, output: str, force: bool, lang: str, player: str | None) -> None:
+         rules: tuple[str, ...], quiet: bool, jobs: int, dask: str | None, output: str, force: bool, lang: str,
+         player: str | None) -> None:
     """A 6×6 heatmap of the rolls against fair dice, with the chi-square p-value in the title."""
     from .charts import dice_chart, save_figure
 
-    tables, unreadable = read_tables(paths, input_format, encoding, pattern, rules, quiet)
+    aggregates, unreadable = read_statistics(paths, input_format, encoding, pattern, rules, quiet, jobs, dask)
     try:
-        figure = dice_chart(tables.turns, player, lang)
+        figure = dice_chart(aggregates, player, lang)
     except ValueError as error:
         raise click.UsageError(str(error)) from None
     save_figure(figure, output, force=force)

@@ -36,12 +36,12 @@ import re
 import sys
 import threading
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import partial
-from itertools import chain, count, islice
+from itertools import chain, count
 from types import ModuleType
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -416,24 +416,3 @@ def dask_client(spec: Any, jobs: int | None = None) -> Iterator[Any]:
         raise ClusterError(f"--dask {spec}: cannot reach a Dask scheduler there: {error}") from None
     with client:
         yield client
-
-
-def rows_frame(rows: Iterable[dict[str, Any]], columns: Sequence[str], *, batch_rows: int = 100_000,
-               partitions: int | None = None) -> Any:
-    """Per-game rows as one table: a pandas DataFrame built ``batch_rows`` rows at a time (a
-    batch's dicts are dropped once it is a frame), or with ``partitions`` a dask DataFrame of
-    that many partitions, for aggregates with ``.compute()``."""
-    import pandas as pd
-
-    iterator = iter(rows)
-    frames = []
-    while batch := list(islice(iterator, batch_rows)):
-        frames.append(pd.DataFrame(batch, columns=list(columns)))
-    table = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=list(columns))
-    if partitions is None:
-        return table
-    try:
-        dataframe = importlib.import_module("dask.dataframe")
-    except ImportError as error:
-        raise ClusterError(f"a dask DataFrame needs dask.dataframe ({error}): {DASK_HINT}") from None
-    return dataframe.from_pandas(table, npartitions=partitions)

@@ -1,5 +1,9 @@
 """A statistics report in a folder: every table as CSV, every chart as PNG and SVG, and
-``report.html``, one self-contained page (charts embedded as base64 PNG)."""
+``report.html``, one self-contained page (charts embedded as base64 PNG).
+
+The per-game, per-turn and per-finding tables (``games.csv``, ``turns.csv``, ``findings.csv``)
+are written while the games stream past (:func:`nardy_cli.tables.table_files`); the rest comes
+from the :class:`~nardy_cli.stats.Aggregates` at the end (:func:`write_report`)."""
 from __future__ import annotations
 
 import base64
@@ -11,12 +15,11 @@ from matplotlib.figure import Figure
 
 from .charts import FORMATS, dice_chart, first_mover_chart, lengths_chart, outcomes_chart, save_figure
 from .output import OutputError, atomic_output
-from .stats import (GROUPINGS, dice_counts, dice_fairness, fairness_display, outcome_counts, outcomes_display,
-                    summarize, summary_display, tr)
+from .stats import (FINDING_COLUMNS, GROUPINGS, Aggregates, fairness_display, outcomes_display,
+                    summary_display, tr)
 
 HTML_NAME = "report.html"
-FINDINGS_SHOWN = 500
-FINDING_COLUMNS = ("path", "game", "turn", "side", "action", "code", "message", "option")
+SHOWN_FINDING_COLUMNS = ("path", "game", "turn", "side", "action", "code", "message", "option")
 
 _STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1200px; color: #222; }
@@ -30,22 +33,20 @@ img { max-width: 100%; margin: 0.5em 0; }
 """
 
 
-def report_tables(games: pd.DataFrame, turns: pd.DataFrame, findings: pd.DataFrame) -> dict[str, pd.DataFrame]:
-    """Every table of the report by file name (without ``.csv``), with machine-readable columns;
-    aggregates are indexed by their group (dice tables: ``all`` first, then each player)."""
-    tables = {"games": games, "turns": turns, "findings": findings}
-    for by in GROUPINGS:
-        tables[f"summary_by_{by}"] = summarize(games, by)
-    tables["outcomes_by_variant"] = outcome_counts(games)
-    tables["dice_fairness"] = dice_fairness(turns, total=True)
-    tables["dice_counts"] = dice_counts(turns, total=True)
+def report_tables(aggregates: Aggregates) -> dict[str, pd.DataFrame]:
+    """Every aggregate table of the report by file name (without ``.csv``), with machine-readable
+    columns, indexed by their group (dice tables: ``all`` first, then each player)."""
+    tables = {f"summary_by_{by}": aggregates.summary(by) for by in GROUPINGS}
+    tables["outcomes_by_variant"] = aggregates.outcome_counts("variant")
+    tables["dice_fairness"] = aggregates.dice_fairness(total=True)
+    tables["dice_counts"] = aggregates.dice_counts(total=True)
     return tables
 
 
-def report_charts(games: pd.DataFrame, turns: pd.DataFrame, lang: str) -> dict[str, Figure]:
+def report_charts(aggregates: Aggregates, lang: str) -> dict[str, Figure]:
     """Every chart of the report by file name (without extension)."""
-    return {"outcomes": outcomes_chart(games, lang), "lengths": lengths_chart(games, lang),
-            "first_mover": first_mover_chart(games, lang), "dice": dice_chart(turns, lang=lang)}
+    return {"outcomes": outcomes_chart(aggregates, lang), "lengths": lengths_chart(aggregates, lang),
+            "first_mover": first_mover_chart(aggregates, lang), "dice": dice_chart(aggregates, lang=lang)}
 
 
 def _html_table(table: pd.DataFrame, css_class: str = "") -> str:
@@ -57,31 +58,29 @@ def _image(png: bytes, title: str) -> str:
     return f'<img src="data:image/png;base64,{data}" alt="{html.escape(title)}">'
 
 
-def _findings_html(findings: pd.DataFrame, lang: str) -> str:
-    if findings.empty:
+def _findings_html(aggregates: Aggregates, lang: str) -> str:
+    if not aggregates.findings:
         return f"<p>{html.escape(tr('no_findings', lang))}</p>"
-    shown = findings.loc[:, list(FINDING_COLUMNS)].head(FINDINGS_SHOWN)
+    shown = pd.DataFrame(aggregates.first_findings, columns=list(FINDING_COLUMNS)).loc[:, list(SHOWN_FINDING_COLUMNS)]
     shown["side"] = shown["side"].map(lambda side: tr(side, lang), na_action="ignore")
     text = _html_table(shown.rename(columns=lambda column: tr(column, lang)), "finding")
-    if len(findings) > FINDINGS_SHOWN:
-        text += f"<p>{html.escape(tr('more_findings', lang, n=len(findings) - FINDINGS_SHOWN))}</p>"
+    if aggregates.findings > len(shown):
+        text += f"<p>{html.escape(tr('more_findings', lang, n=aggregates.findings - len(shown)))}</p>"
     return text
 
 
-def render_html(tables: dict[str, pd.DataFrame], charts: dict[str, Figure], pngs: dict[str, bytes],
-                lang: str) -> str:
-    """The report page from :func:`report_tables`, the charts and their PNG renderings:
-    summary, players, outcomes, lengths, dice, findings."""
-    games, turns, findings = tables["games"], tables["turns"], tables["findings"]
-
+def render_html(aggregates: Aggregates, tables: dict[str, pd.DataFrame], charts: dict[str, Figure],
+                pngs: dict[str, bytes], lang: str) -> str:
+    """The report page from the aggregates, :func:`report_tables`, the charts and their PNG
+    renderings: summary, players, outcomes, lengths, dice, findings."""
     def section(key: str, *parts: str) -> str:
         return f"<h2>{html.escape(tr(key, lang))}</h2>\n" + "\n".join(parts)
 
     def chart(name: str) -> str:
         return _image(pngs[name], charts[name].get_label())
 
-    summary = tr("summary_line", lang, games=len(games), files=games["file"].nunique(), turns=len(turns),
-                 legal=int((games["findings"] == 0).sum()), findings=len(findings))
+    summary = tr("summary_line", lang, games=aggregates.games, files=len(aggregates.groups["file"]),
+                 turns=aggregates.turns, legal=aggregates.legal, findings=aggregates.findings)
     body = [
         f"<h1>{html.escape(tr('title_report', lang))}</h1>",
         section("title_summary", f"<p>{html.escape(summary)}</p>",
@@ -92,37 +91,41 @@ def render_html(tables: dict[str, pd.DataFrame], charts: dict[str, Figure], pngs
                 chart("first_mover")),
         section("title_lengths", chart("lengths")),
         section("title_dice", _html_table(fairness_display(tables["dice_fairness"], lang)), chart("dice")),
-        section("title_findings", _findings_html(findings, lang)),
+        section("title_findings", _findings_html(aggregates, lang)),
     ]
     return (f'<!DOCTYPE html>\n<html lang="{lang}">\n<head>\n<meta charset="utf-8">\n'
             f"<title>{html.escape(tr('title_report', lang))}</title>\n<style>{_STYLE}</style>\n</head>\n"
             f"<body>\n" + "\n".join(body) + "\n</body>\n</html>\n")
 
 
-def write_report(out_dir: str | Path, games: pd.DataFrame, turns: pd.DataFrame, findings: pd.DataFrame,
-                 lang: str = "en", *, force: bool = False) -> Path:
-    """Write the report into ``out_dir`` (made if missing) and return the path of ``report.html``.
-
-    Each file is written atomically. Raises :class:`OutputError` when the folder
-    already holds a report and ``force`` is not set.
-    """
+def report_folder(out_dir: str | Path, *, force: bool = False) -> Path:
+    """The report's folder, made if missing; raises :class:`OutputError` when it already holds a
+    report and ``force`` is not set. Call it before a long run, which then writes the per-game,
+    per-turn and per-finding tables into it with :func:`nardy_cli.tables.table_files`."""
     folder = Path(out_dir)
-    page = folder / HTML_NAME
-    if page.exists() and not force:
+    if (folder / HTML_NAME).exists() and not force:
         raise OutputError(f"{folder}: already holds a report; add --force to replace it")
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise OutputError(f"{folder}: cannot make the folder: {error.strerror or error}") from None
-    tables = report_tables(games, turns, findings)
+    return folder
+
+
+def write_report(out_dir: str | Path, aggregates: Aggregates, lang: str = "en", *, force: bool = False) -> Path:
+    """Write the aggregate tables (CSV), the charts (PNG and SVG) and ``report.html`` into
+    ``out_dir`` and return the path of the page; every file is written atomically."""
+    folder = report_folder(out_dir, force=force)
+    tables = report_tables(aggregates)
     for name, table in tables.items():
         with atomic_output(str(folder / f"{name}.csv"), force=True, newline="") as handle:
-            table.to_csv(handle, index=table.index.name is not None)
-    charts = report_charts(games, turns, lang)
+            table.to_csv(handle)
+    charts = report_charts(aggregates, lang)
     for name, figure in charts.items():
         for fmt in FORMATS:
             save_figure(figure, folder / f"{name}.{fmt}", force=True)
     pngs = {name: (folder / f"{name}.png").read_bytes() for name in charts}
+    page = folder / HTML_NAME
     with atomic_output(str(page), force=True) as handle:
-        handle.write(render_html(tables, charts, pngs, lang))
+        handle.write(render_html(aggregates, tables, charts, pngs, lang))
     return page

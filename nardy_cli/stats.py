@@ -1,12 +1,15 @@
-"""Statistics over replayed games: per-game and per-turn tables, summaries, dice fairness.
+"""Statistics over replayed games: per-game and per-turn rows, summaries, dice fairness.
 
-Rows are built one game at a time from ``(CorpusGame, GameReplay)`` pairs, so a
-corpus of any size is streamed through :func:`collect` and only small dicts are
-kept, never the replays. Every label a table, chart or report shows comes from
-one translation table, :data:`TEXT`, in English or Russian.
+Each replayed game becomes a small :class:`GameStats` (in a worker process when the
+run is parallel) that :class:`Aggregates` sums: every summary, chart and fairness
+test is computed from those sums, so a corpus of any size is streamed in memory
+that does not grow with its games. The per-game and per-turn rows themselves go
+to files (see :mod:`nardy_cli.tables`). Every label a table, chart or report shows
+comes from one translation table, :data:`TEXT`, in English or Russian.
 """
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -26,19 +29,29 @@ SCORED = ("oin", "mars", "home-mars", "koks")
 OUTCOMES = SCORED + ("resign", "drop", "draw", "unfinished")
 SIDE_KEYS = {WHITE: "white", BLACK: "black"}  # per-side column suffixes and label keys
 FAIRNESS_ALPHA = 0.01
+FINDINGS_KEPT = 500  # findings a report lists; the rest are only counted
 
 # Unordered roll classes (11, 21, 22, ..., 66) and the chance of each with fair dice.
 ROLL_CLASSES = tuple(f"{high}{low}" for high in range(1, 7) for low in range(1, high + 1))
 ROLL_PROBABILITIES = np.array([(1 if c[0] == c[1] else 2) / 36 for c in ROLL_CLASSES])
 
-GAME_COLUMNS = (
-    "file", "game", "variant", "rules", "event", "date", "round", "white", "black",
-    "first_mover", "winner", "outcome", "points", "final_cube", "turns", "findings",
-    "pips_white", "pips_black", "pips_lost_white", "pips_lost_black", "pips_lost",
-    "passes_white", "passes_black", "doubles_white", "doubles_black", "hits_white", "hits_black",
-)
-TURN_COLUMNS = ("file", "game", "turn", "side", "player", "dice", "play", "legal", "opening",
-                "pips_white", "pips_black", "pip_lead")
+# The columns of the per-game, per-turn and per-finding tables, with their types (see nardy_cli.tables).
+GAME_COLUMNS: dict[str, str] = {
+    "file": "str", "game": "int", "variant": "str", "rules": "str", "event": "str", "date": "str",
+    "round": "str", "white": "str", "black": "str", "first_mover": "str", "winner": "str", "outcome": "str",
+    "points": "int", "final_cube": "int", "turns": "int", "findings": "int",
+    "pips_white": "int", "pips_black": "int", "pips_lost_white": "int", "pips_lost_black": "int",
+    "pips_lost": "int", "passes_white": "int", "passes_black": "int", "doubles_white": "int",
+    "doubles_black": "int", "hits_white": "int", "hits_black": "int",
+}
+TURN_COLUMNS: dict[str, str] = {
+    "file": "str", "game": "int", "turn": "int", "side": "str", "player": "str", "dice": "str", "play": "str",
+    "legal": "bool", "opening": "bool", "pips_white": "int", "pips_black": "int", "pip_lead": "int",
+}
+FINDING_COLUMNS: dict[str, str] = {  # the objects of nardy validate --format json
+    "path": "str", "game": "int", "turn": "int", "move_number": "int", "side": "str", "line": "int",
+    "column": "int", "code": "str", "message": "str", "option": "str", "action": "str", "rules": "str",
+}
 
 # key -> (English, Russian): every label shown to a reader.
 TEXT: dict[str, tuple[str, str]] = {
@@ -161,65 +174,212 @@ def game_row(game: CorpusGame, result: GameReplay) -> dict[str, Any]:
     return row
 
 
-def turn_rows(game: CorpusGame, result: GameReplay) -> list[dict[str, Any]]:
-    """The rows of the per-turn table for one game (see :data:`TURN_COLUMNS`).
+def _first_roll_not_double(game: CorpusGame, result: GameReplay) -> bool:
+    """Whether the rules forbid the game's first roll to be a double (short nardy, long nardy with
+    ``opening=play``): such a roll is no free roll, and dice fairness leaves it out."""
+    rules = result.rules
+    return not game.record.tags.get("Position") and (rules.variant == "short" or rules.opening == "play")
 
-    ``opening`` marks a first roll that the rules forbid to be a double (short
-    nardy, long nardy with ``opening=play``): dice fairness leaves it out.
-    """
-    record, rules = game.record, result.rules
-    opening_not_double = not record.tags.get("Position") and (rules.variant == "short" or rules.opening == "play")
+
+def turn_rows(game: CorpusGame, result: GameReplay) -> list[dict[str, Any]]:
+    """The rows of the per-turn table for one game (see :data:`TURN_COLUMNS`); ``opening`` marks a
+    first roll that could not be a double."""
+    record = game.record
+    opening = _first_roll_not_double(game, result)
     rows = []
     for turn in result.turns:
         white, black = turn.after.pips(WHITE), turn.after.pips(BLACK)
         rows.append({
             "file": game.source, "game": game.index, "turn": turn.turn, "side": turn.side,
             "player": record.player(turn.side), "dice": f"{turn.dice[0]}{turn.dice[1]}", "play": turn.play,
-            "legal": turn.legal, "opening": opening_not_double and turn.turn == 1,
+            "legal": turn.legal, "opening": opening and turn.turn == 1,
             "pips_white": white, "pips_black": black, "pip_lead": black - white,
         })
     return rows
 
 
-@dataclass
-class Tables:
-    """The tables of a corpus: one row per game, per turn and per finding."""
-
-    games: pd.DataFrame
-    turns: pd.DataFrame
-    findings: pd.DataFrame
+def roll_class(first: int, second: int) -> int:
+    """The index in :data:`ROLL_CLASSES` of a roll, whichever die is named first."""
+    high, low = max(first, second), min(first, second)
+    return high * (high - 1) // 2 + low - 1
 
 
-GameRows = tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]
+def game_rolls(game: CorpusGame, result: GameReplay) -> dict[str, tuple[int, ...]]:
+    """Each side's free rolls in one game, counted by roll class (:data:`ROLL_CLASSES`)."""
+    counts = {side: [0] * len(ROLL_CLASSES) for side in SIDE_KEYS}
+    skip_first = _first_roll_not_double(game, result)
+    for turn in result.turns:
+        if not (skip_first and turn.turn == 1):
+            counts[turn.side][roll_class(*turn.dice)] += 1
+    return {side: tuple(row) for side, row in counts.items()}
 
 
-def game_rows(game: CorpusGame, result: GameReplay) -> GameRows:
-    """One replayed game's rows: its game row, its turn rows, its findings — small enough to ship
-    from a worker process."""
-    return (game_row(game, result), turn_rows(game, result),
-            [finding_dict(game, result, finding) for finding in result.findings])
+@dataclass(frozen=True)
+class GameStats:
+    """What the statistics take of one replayed game: its row, its players' free rolls, its findings
+    and, when tables are written, its turn rows. Small enough to ship from a worker process."""
+
+    game: dict[str, Any]
+    rolls: dict[str, tuple[int, ...]]
+    findings: tuple[dict[str, Any], ...] = ()
+    turns: tuple[dict[str, Any], ...] = ()
 
 
-def collect_rows(bundles: Iterable[GameRows]) -> Tables:
-    """:class:`Tables` from the rows of each game (see :func:`game_rows`), in order."""
-    games: list[dict[str, Any]] = []
-    turns: list[dict[str, Any]] = []
-    findings: list[dict[str, Any]] = []
-    for game, game_turns, game_findings in bundles:
-        games.append(game)
-        turns.extend(game_turns)
-        findings.extend(game_findings)
-    return Tables(pd.DataFrame(games, columns=list(GAME_COLUMNS)).convert_dtypes(),
-                  pd.DataFrame(turns, columns=list(TURN_COLUMNS)).convert_dtypes(),
-                  pd.DataFrame(findings).convert_dtypes())
+def game_stats(game: CorpusGame, result: GameReplay, *, with_turns: bool = False) -> GameStats:
+    """The :class:`GameStats` of one replayed game; its turn rows only ``with_turns``."""
+    return GameStats(game_row(game, result), game_rolls(game, result),
+                     tuple(finding_dict(game, result, finding) for finding in result.findings),
+                     tuple(turn_rows(game, result)) if with_turns else ())
 
 
-def collect(pairs: Iterable[tuple[CorpusGame, GameReplay]]) -> Tables:
-    """Stream replayed games into :class:`Tables`, keeping only rows."""
-    return collect_rows(game_rows(game, result) for game, result in pairs)
+# --- aggregates ---------------------------------------------------------------------------
 
 
-# --- summaries ---------------------------------------------------------------------------
+class _Totals:
+    """Sums over the games of one group (a player, an event, a variant or a file)."""
+
+    __slots__ = ("games", "wins", "outcomes", "first_games", "first_wins", "pips_lost", "lengths")
+
+    def __init__(self) -> None:
+        self.games = self.wins = self.first_games = self.first_wins = self.pips_lost = 0
+        self.outcomes: Counter[str] = Counter()
+        self.lengths: Counter[int] = Counter()  # turns -> games: the median needs them all
+
+    def add(self, won: bool, outcome: str | None, first: bool, first_won: bool, turns: int, pips_lost: int) -> None:
+        self.games += 1
+        self.wins += won
+        if outcome is not None:
+            self.outcomes[outcome] += 1
+        self.first_games += first
+        self.first_wins += first_won
+        self.pips_lost += pips_lost
+        self.lengths[turns] += 1
+
+    def median_turns(self) -> float:
+        middle = {(self.games - 1) // 2, self.games // 2}  # the 0-based ranks of the middle game(s)
+        values, ranked = [], 0
+        for turns in sorted(self.lengths):
+            count = self.lengths[turns]
+            values += [turns for rank in middle if ranked <= rank < ranked + count]
+            ranked += count
+        return sum(values) / len(values)
+
+
+class Aggregates:
+    """Every figure of the statistics, summed one game at a time: memory grows with the number of
+    players, events and files, never with the number of games or turns.
+
+    Groups keep the order in which they first appear. Per player, wins are the player's, outcomes
+    count the player's wins of each kind, first-mover figures are the games the player began and
+    pips lost are the player's own; per event, variant or file, wins are White's, outcomes count
+    every game, first-mover figures count every game whose first mover is known and pips lost are
+    both sides'.
+    """
+
+    def __init__(self) -> None:
+        self.groups: dict[str, dict[Any, _Totals]] = {by: {} for by in GROUPINGS}
+        self.rolls: dict[str, list[int]] = {}  # by player
+        self.games = self.turns = self.legal = self.findings = 0
+        self.first_findings: list[dict[str, Any]] = []  # the first FINDINGS_KEPT, for reports
+
+    def _totals(self, by: str, key: Any) -> _Totals:
+        group = self.groups[by]
+        totals = group.get(key)
+        if totals is None:
+            totals = group[key] = _Totals()
+        return totals
+
+    def add(self, stats: GameStats) -> None:
+        """Count one game."""
+        row = stats.game
+        winner, first_mover, outcome, turns = row["winner"], row["first_mover"], row["outcome"], row["turns"]
+        for side, name in SIDE_KEYS.items():
+            won = winner == side
+            self._totals("player", row[name]).add(won, outcome if won else None, first_mover == side,
+                                                  won and first_mover == side, turns, row[f"pips_lost_{name}"])
+            if any(stats.rolls[side]):  # a player is in the dice tables once they have rolled
+                counts = self.rolls.setdefault(row[name], [0] * len(ROLL_CLASSES))
+                for index, count in enumerate(stats.rolls[side]):
+                    counts[index] += count
+        known = first_mover is not None
+        for by in ("event", "variant", "file"):
+            self._totals(by, row[by]).add(winner == WHITE, outcome, known, known and winner == first_mover,
+                                          turns, row["pips_lost"])
+        self.games += 1
+        self.turns += turns
+        self.legal += row["findings"] == 0
+        self.findings += len(stats.findings)
+        room = FINDINGS_KEPT - len(self.first_findings)
+        if room > 0:
+            self.first_findings.extend(stats.findings[:room])
+
+    def summary(self, by: str = "player") -> pd.DataFrame:
+        """One row per player, event, variant or file, the busiest first.
+
+        Columns: ``games``, ``wins`` and ``win_rate``; for each of oin, mars, home-mars, koks its
+        count, ``<outcome>_rate`` and Wilson 95 % bounds ``<outcome>_low``/``_high``;
+        ``first_mover_games``/``_wins``/``_rate`` (with bounds); ``mean_turns``, ``median_turns``,
+        ``mean_pips_lost``. Every rate is over the row's games.
+        """
+        if by not in GROUPINGS:
+            raise ValueError(f"unknown grouping {by!r}: expected one of {', '.join(GROUPINGS)}")
+        group = self.groups[by]
+        totals = list(group.values())
+        table = pd.DataFrame({"games": [t.games for t in totals], "wins": [t.wins for t in totals]},
+                             index=pd.Index(list(group), name=by), dtype="int64")
+        _add_rate(table, "win", table["wins"], table["games"])
+        for outcome in SCORED:
+            table[outcome] = np.array([t.outcomes[outcome] for t in totals], dtype="int64")
+            _add_rate(table, outcome, table[outcome], table["games"])
+        table["first_mover_games"] = np.array([t.first_games for t in totals], dtype="int64")
+        table["first_mover_wins"] = np.array([t.first_wins for t in totals], dtype="int64")
+        _add_rate(table, "first_mover", table["first_mover_wins"], table["first_mover_games"])
+        table["mean_turns"] = [sum(n * count for n, count in t.lengths.items()) / t.games for t in totals]
+        table["median_turns"] = [t.median_turns() for t in totals]
+        table["mean_pips_lost"] = [t.pips_lost / t.games for t in totals]
+        return table.sort_values("games", ascending=False, kind="stable")
+
+    def outcome_counts(self, by: str = "variant") -> pd.DataFrame:
+        """How many games of each ``by`` group (event, variant or file) ended in each outcome
+        (columns in :data:`OUTCOMES` order, groups sorted)."""
+        if by not in GROUPINGS or by == "player":
+            raise ValueError(f"outcomes are counted by event, variant or file, not {by!r}")
+        group = self.groups[by]
+        keys = sorted(group, key=str)
+        return pd.DataFrame([[group[key].outcomes[outcome] for outcome in OUTCOMES] for key in keys],
+                            index=pd.Index(keys, name=by), columns=list(OUTCOMES), dtype="int64")
+
+    def lengths(self, by: str = "variant") -> dict[Any, Counter[int]]:
+        """Game lengths per ``by`` group: how many games had each number of turns."""
+        return {key: totals.lengths for key, totals in self.groups[by].items()}
+
+    def dice_counts(self, player: str | None = None, *, total: bool = False) -> pd.DataFrame:
+        """Counts of the 21 roll classes: one row per player (sorted), or only ``player``'s, or with
+        ``player=None`` and not ``total`` one row ``all``; with ``total``, the ``all`` row first."""
+        players = [player] if player is not None else sorted(self.rolls, key=str)
+        rows = {name: self.rolls[name] for name in players if name in self.rolls}
+        overall = [sum(column) for column in zip(*self.rolls.values())] or [0] * len(ROLL_CLASSES)
+        if player is None and not total:
+            rows = {"all": overall}
+        elif total:
+            rows = {"all": overall, **rows}
+        return pd.DataFrame(list(rows.values()), index=pd.Index(list(rows), name="player"),
+                            columns=list(ROLL_CLASSES), dtype="int64")
+
+    def dice_fairness(self, *, total: bool = True) -> pd.DataFrame:
+        """:func:`dice_fairness` of every player's rolls, with the ``all`` row first when ``total``."""
+        return dice_fairness(self.dice_counts(total=total))
+
+
+def aggregate(pairs: Iterable[tuple[CorpusGame, GameReplay]]) -> Aggregates:
+    """:class:`Aggregates` of replayed games, streamed."""
+    aggregates = Aggregates()
+    for game, result in pairs:
+        aggregates.add(game_stats(game, result))
+    return aggregates
+
+
+# --- rates --------------------------------------------------------------------------------
 
 
 def wilson_interval(successes: Any, trials: Any, confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
@@ -234,33 +394,6 @@ def wilson_interval(successes: Any, trials: Any, confidence: float = 0.95) -> tu
     return np.where(k == 0, 0.0, centre - half), np.where(k == n, 1.0, centre + half)
 
 
-def _flag(series: pd.Series) -> pd.Series:
-    """A boolean column with missing values as False."""
-    return series.fillna(False).astype(bool)
-
-
-def _player_view(games: pd.DataFrame) -> pd.DataFrame:
-    """Each game twice, once for each player: what that player won, how, moving first or not."""
-    views = []
-    for side, name in SIDE_KEYS.items():
-        won = _flag(games["winner"] == side)
-        first = _flag(games["first_mover"] == side)
-        views.append(pd.DataFrame({
-            "key": games[name], "won": won, "outcome": games["outcome"].where(won), "first": first,
-            "first_won": first & won, "turns": games["turns"], "pips_lost": games[f"pips_lost_{name}"],
-        }))
-    return pd.concat(views, ignore_index=True)
-
-
-def _game_view(games: pd.DataFrame, by: str) -> pd.DataFrame:
-    """Each game once, keyed by ``by``: White's wins, every outcome, the first mover's wins."""
-    return pd.DataFrame({
-        "key": games[by], "won": _flag(games["winner"] == WHITE), "outcome": games["outcome"],
-        "first": _flag(games["first_mover"].notna()), "first_won": _flag(games["winner"] == games["first_mover"]),
-        "turns": games["turns"], "pips_lost": games["pips_lost"],
-    })
-
-
 def _add_rate(table: pd.DataFrame, name: str, successes: pd.Series, trials: pd.Series) -> None:
     low, high = wilson_interval(successes, trials)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -268,70 +401,7 @@ def _add_rate(table: pd.DataFrame, name: str, successes: pd.Series, trials: pd.S
     table[f"{name}_low"], table[f"{name}_high"] = low, high
 
 
-def summarize(games: pd.DataFrame, by: str = "player") -> pd.DataFrame:
-    """Aggregates of the per-game table, one row per player, event, variant or file.
-
-    Columns: ``games``, ``wins`` and ``win_rate``; for each of oin, mars,
-    home-mars, koks its count, ``<outcome>_rate`` and Wilson 95 % bounds
-    ``<outcome>_low``/``_high``; ``first_mover_games``/``_wins``/``_rate``;
-    ``mean_turns``, ``median_turns``, ``mean_pips_lost``. Every rate is over
-    the row's games.
-
-    With ``by="player"`` a player has a row for all games played as White or
-    Black: wins are theirs, outcomes count *their wins* of that kind, the
-    first-mover rate is their win rate in games they began and pips lost are
-    their own. Otherwise wins are White's, outcomes count every game, the
-    first-mover rate is the share of games the first mover won and pips lost
-    are both sides'.
-    """
-    if by not in GROUPINGS:
-        raise ValueError(f"unknown grouping {by!r}: expected one of {', '.join(GROUPINGS)}")
-    view = _player_view(games) if by == "player" else _game_view(games, by)
-    grouped = view.groupby("key", sort=False)
-    table = pd.DataFrame({"games": grouped.size(), "wins": grouped["won"].sum()})
-    _add_rate(table, "win", table["wins"], table["games"])
-    for outcome in SCORED:
-        table[outcome] = _flag(view["outcome"] == outcome).groupby(view["key"], sort=False).sum()
-        _add_rate(table, outcome, table[outcome], table["games"])
-    table["first_mover_games"] = grouped["first"].sum()
-    table["first_mover_wins"] = grouped["first_won"].sum()
-    _add_rate(table, "first_mover", table["first_mover_wins"], table["first_mover_games"])
-    table["mean_turns"] = grouped["turns"].mean().astype(float)
-    table["median_turns"] = grouped["turns"].median().astype(float)
-    table["mean_pips_lost"] = grouped["pips_lost"].mean().astype(float)
-    table.index.name = by
-    return table.sort_values("games", ascending=False, kind="stable")
-
-
-def outcome_counts(games: pd.DataFrame, by: str = "variant") -> pd.DataFrame:
-    """How many games of each ``by`` group ended in each outcome (columns in :data:`OUTCOMES` order)."""
-    table = pd.crosstab(games[by], games["outcome"])
-    return table.reindex(columns=list(OUTCOMES), fill_value=0).rename_axis(index=by, columns=None)
-
-
 # --- dice fairness -----------------------------------------------------------------------
-
-
-def fair_rolls(turns: pd.DataFrame) -> pd.DataFrame:
-    """The turns whose dice are a free roll: without first rolls that cannot be doubles."""
-    return turns.loc[~_flag(turns["opening"])]
-
-
-def dice_counts(turns: pd.DataFrame, by: str | None = "player", *, total: bool = False) -> pd.DataFrame:
-    """Counts of the 21 roll classes per ``by`` value, or in one row ``all`` when ``by`` is None;
-    with ``total``, the ``all`` row comes first and then the rows per ``by`` value."""
-    rolls = fair_rolls(turns)
-    dice = rolls["dice"].astype(int).to_numpy()  # "63" -> 63
-    classes = pd.Series(np.maximum(dice // 10, dice % 10) * 10 + np.minimum(dice // 10, dice % 10),
-                        index=rolls.index)
-    keys = rolls[by].astype(object) if by else pd.Series("all", index=rolls.index, dtype=object)
-    table = classes.groupby([keys, classes]).size().unstack(fill_value=0).rename(columns=str)
-    table = table.reindex(columns=list(ROLL_CLASSES), fill_value=0)
-    if not by:
-        table = table.reindex(["all"], fill_value=0)
-    elif total:
-        table = pd.concat([dice_counts(turns, None), table])
-    return table.rename_axis(index=by or "", columns=None)
 
 
 def chi_square(observed: Any, probabilities: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
@@ -345,16 +415,15 @@ def chi_square(observed: Any, probabilities: Sequence[float]) -> tuple[np.ndarra
     return statistic, scipy_stats.chi2.sf(statistic, df=counts.shape[1] - 1)
 
 
-def dice_fairness(turns: pd.DataFrame, by: str | None = "player", *, total: bool = False) -> pd.DataFrame:
-    """Whether each player's (or, with ``by=None``, all) dice look fair; with ``total``, the row
-    ``all`` comes first and then one row per player.
+def dice_fairness(counts: pd.DataFrame) -> pd.DataFrame:
+    """Whether the dice of each row of a roll-class ``counts`` table (see
+    :meth:`Aggregates.dice_counts`) look fair, the most rolls first.
 
     Columns: ``n`` rolls, ``doubles`` and ``doubles_rate`` (1/6 expected),
     chi-square and p-value of the 21 roll classes (``chi2_rolls``, ``p_rolls``,
     20 degrees of freedom) and of doubles against non-doubles (``chi2_doubles``,
     ``p_doubles``), and ``flagged`` when either p-value is below 0.01.
     """
-    counts = dice_counts(turns, by, total=total)
     observed = counts.to_numpy(dtype=float)
     n = observed.sum(axis=1)
     doubles = observed[:, [roll[0] == roll[1] for roll in ROLL_CLASSES]].sum(axis=1)

@@ -18,7 +18,7 @@ from nardy_cli.record import BLACK, WHITE
 from nardy_cli.report import write_report
 from nardy_cli.rules import Rules
 from nardy_cli.selfplay import generate
-from nardy_cli.stats import GROUPINGS, LANGS, SCORED, collect, summarize, tr
+from nardy_cli.stats import GROUPINGS, LANGS, SCORED, TURN_COLUMNS, Aggregates, aggregate, tr, turn_rows
 from nardy_cli.validate import validate_games
 
 PLAYERS = ("Ann", "Boris", "Chen")
@@ -27,7 +27,8 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory):
-    """An NTN file of 4 long and 6 short self-played games between three players, its tables and replays."""
+    """An NTN file of 4 long and 6 short self-played games between three players, its aggregates and
+    (game, replay) pairs."""
     path = tmp_path_factory.mktemp("charts") / "games.ntn"
     records = [*generate(Rules.preset("long"), 4, 11), *generate(Rules.preset("short"), 6, 12)]
     for index, record in enumerate(records):
@@ -35,7 +36,7 @@ def corpus(tmp_path_factory):
     with open(path, "w", encoding="utf-8") as out:
         notations.notation("ntn").write_games(records, out)
     pairs = list(validate_games(iter_games([str(path)], on_error=pytest.fail)))
-    return str(path), collect(pairs), [result for _, result in pairs]
+    return str(path), aggregate(pairs), pairs
 
 
 def svg_text(data: bytes) -> str:
@@ -55,8 +56,9 @@ def assert_png(data: bytes, title: str) -> None:
 
 
 def test_outcomes_chart_stacks_each_players_wins(corpus):
-    _, tables, replays = corpus
-    figure = outcomes_chart(tables.games)
+    _, aggregates, pairs = corpus
+    replays = [result for _, result in pairs]
+    figure = outcomes_chart(aggregates)
     assert figure.get_label() == "Wins by outcome, per player"
     axes = figure.axes[0]
     names = [label.get_text() for label in axes.get_yticklabels()]
@@ -70,8 +72,8 @@ def test_outcomes_chart_stacks_each_players_wins(corpus):
 
 
 def test_lengths_chart_counts_every_game(corpus):
-    _, tables, replays = corpus
-    axes = lengths_chart(tables.games, "ru").axes[0]
+    _, aggregates, _ = corpus
+    axes = lengths_chart(aggregates, "ru").axes[0]
     heights = {variant: sum(bar.get_height() for bar in bars)
                for variant, bars in zip(("long", "short"), axes.containers)}
     assert heights == {"long": 4, "short": 6}
@@ -80,8 +82,9 @@ def test_lengths_chart_counts_every_game(corpus):
 
 
 def test_first_mover_chart_bars_are_the_first_movers_win_rates(corpus):
-    _, tables, replays = corpus
-    axes = first_mover_chart(tables.games).axes[0]
+    _, aggregates, pairs = corpus
+    replays = [result for _, result in pairs]
+    axes = first_mover_chart(aggregates).axes[0]
     rates = {}
     for variant in ("long", "short"):
         games = [r for r in replays if r.rules.variant == variant]
@@ -91,24 +94,25 @@ def test_first_mover_chart_bars_are_the_first_movers_win_rates(corpus):
 
 
 def test_dice_chart_title_gives_n_and_p_value(corpus):
-    _, tables, replays = corpus
+    _, aggregates, pairs = corpus
+    replays = [result for _, result in pairs]
     free_rolls = sum(len(r.turns) for r in replays) - 6  # short games' opening rolls are left out
-    figure = dice_chart(tables.turns)
+    figure = dice_chart(aggregates)
     p_value = float(re.search(r"p = (\S+)$", figure.get_label()).group(1))
     assert f"n = {free_rolls}," in figure.get_label()
     assert 0 <= p_value <= 1
-    player = dice_chart(tables.turns, "Ann", "ru")
+    player = dice_chart(aggregates, "Ann", "ru")
     ann_rolls = sum(1 for r in replays for t in r.turns if r.record.player(t.side) == "Ann"
                     and not (t.turn == 1 and r.rules.variant == "short"))
     assert player.get_label().startswith(f"Кости: Ann — n = {ann_rolls},")
     with pytest.raises(ValueError, match="no rolls of player 'Zoe'"):
-        dice_chart(tables.turns, "Zoe")
+        dice_chart(aggregates, "Zoe")
 
 
 def test_race_chart_follows_the_pips_of_the_game(corpus):
-    _, tables, replays = corpus
-    result = replays[0]
-    turns = tables.turns[tables.turns["game"] == 1]
+    _, _, pairs = corpus
+    game, result = pairs[0]
+    turns = pd.DataFrame(turn_rows(game, result), columns=list(TURN_COLUMNS))
     figure = race_chart(turns, (360, 360), "Ann – Boris", "ru")
     white, black = figure.axes[0].get_lines()
     assert list(white.get_xdata()) == list(range(len(result.turns) + 1))
@@ -118,8 +122,8 @@ def test_race_chart_follows_the_pips_of_the_game(corpus):
 
 
 def test_png_and_svg_files_carry_the_title(corpus, tmp_path):
-    _, tables, _ = corpus
-    figure = lengths_chart(tables.games)
+    _, aggregates, _ = corpus
+    figure = lengths_chart(aggregates)
     save_figure(figure, tmp_path / "lengths.png")
     save_figure(figure, tmp_path / "lengths.svg")
     assert_png((tmp_path / "lengths.png").read_bytes(), "Game length")
@@ -132,10 +136,8 @@ def test_png_and_svg_files_carry_the_title(corpus, tmp_path):
 
 
 def test_charts_of_nothing_say_so():
-    games = pd.DataFrame(columns=["white", "black", "winner", "first_mover", "outcome", "turns", "variant",
-                                  "pips_lost", "pips_lost_white", "pips_lost_black"])
     for chart in (outcomes_chart, lengths_chart, first_mover_chart):
-        texts = [text.get_text() for text in chart(games, "ru").axes[0].texts]
+        texts = [text.get_text() for text in chart(Aggregates(), "ru").axes[0].texts]
         assert texts == ["нет данных"]
 
 
@@ -147,7 +149,8 @@ def run(*args: str):
 
 
 def test_stats_command_writes_the_report(corpus, tmp_path):
-    path, tables, replays = corpus
+    path, aggregates, pairs = corpus
+    replays = [result for _, result in pairs]
     out = tmp_path / "report"
     result = run("stats", path, "--out", str(out), "--lang", "ru", "--quiet")
     assert result.exit_code == 0, result.output
@@ -169,15 +172,15 @@ def test_stats_command_writes_the_report(corpus, tmp_path):
     assert len(images) == 4 and all(base64.b64decode(image).startswith(PNG_SIGNATURE) for image in images)
     assert "Длина партии" in svg_text((out / "lengths.svg").read_bytes())
     with pytest.raises(OutputError, match="already holds a report"):
-        write_report(out, tables.games, tables.turns, tables.findings)
+        write_report(out, aggregates)
 
 
 @pytest.mark.parametrize("output_format", ["table", "csv", "json", "md"])
 def test_stats_formats(corpus, output_format):
-    path, tables, _ = corpus
+    path, aggregates, _ = corpus
     result = run("stats", path, "--by", "variant", "--format", output_format)
     assert result.exit_code == 0, result.output
-    summary = summarize(tables.games, "variant")
+    summary = aggregates.summary("variant")
     if output_format == "json":
         data = json.loads(result.stdout)
         assert data["by"] == "variant"

@@ -11,16 +11,18 @@ from functools import partial
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 from nardy_cli import parallel
+from nardy_cli.cli import cli
 from nardy_cli.corpus import CrawfordTracker, iter_games
 from nardy_cli.notations import notation, writer
 from nardy_cli.notations.jsonl import game_to_dict
-from nardy_cli.parallel import ClusterError, map_games, replayed, rows_frame, validated
+from nardy_cli.parallel import ClusterError, map_games, replayed, validated
 from nardy_cli.record import Action, GameRecord, Move, other
 from nardy_cli.rules import Rules
 from nardy_cli.selfplay import generate
-from nardy_cli.stats import GAME_COLUMNS, game_row
+from nardy_cli.stats import game_row
 from nardy_cli.validate import Summary, finding_line, validate_games
 
 BGLAB = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "bglab-sample"
@@ -229,12 +231,38 @@ class _Done:
         return False
 
 
-def test_rows_frame(corpus):
-    rows, _ = run(corpus["big"], ROWS, jobs=1)
-    table = rows_frame(iter(rows), GAME_COLUMNS, batch_rows=7)
-    assert len(table) == len(rows) and list(table.columns) == list(GAME_COLUMNS)
-    assert table["turns"].sum() == sum(row["turns"] for row in rows)
-    assert rows_frame(iter([]), GAME_COLUMNS).empty
+def stats_run(paths: list[str], folder: Path, *options: str) -> tuple[int, str, dict[str, bytes], object]:
+    """``nardy stats`` with a report and Parquet tables: exit status, standard output, every
+    report file but the pictures, and the Parquet tables as DataFrames."""
+    import pandas as pd
+
+    result = CliRunner().invoke(cli, ["stats", *paths, "--format", "json", "--quiet", "--out", str(folder / "report"),
+                                      "--parquet", str(folder / "parquet"), *options])
+    files = {path.name: path.read_bytes() for path in (folder / "report").iterdir()
+             if path.suffix in (".csv", ".html")}
+    parquet = {name: pd.read_parquet(folder / "parquet" / f"{name}.parquet") for name in ("games", "turns", "findings")}
+    return result.exit_code, result.stdout, files, parquet
+
+
+@pytest.fixture(scope="module")
+def expected_stats(corpus, tmp_path_factory):
+    return stats_run(corpus["generated"] + corpus["mat"], tmp_path_factory.mktemp("stats"), "--jobs", "1")
+
+
+def assert_same_stats(run: tuple, expected: tuple) -> None:
+    status, stdout, files, parquet = run
+    assert (status, stdout) == expected[:2] and status == 2  # unreadable inputs, as in the sequential run
+    assert files == expected[2]
+    for name, table in parquet.items():
+        assert table.equals(expected[3][name]), name
+
+
+def test_stats_with_two_workers_writes_the_sequential_files(corpus, expected_stats, tmp_path):
+    assert_same_stats(stats_run(corpus["generated"] + corpus["mat"], tmp_path, "--jobs", "2"), expected_stats)
+    _, _, files, parquet = expected_stats
+    assert set(files) >= {"games.csv", "turns.csv", "findings.csv", "report.html"}
+    for name, table in parquet.items():
+        assert len(table) == files[f"{name}.csv"].count(b"\n") - 1 > 0, name  # one line per row, no line breaks
 
 
 def test_a_missing_dask_is_named_with_its_install_command(monkeypatch):
@@ -253,11 +281,27 @@ def dask_cluster():
 
 def test_dask_gives_the_sequential_figures(corpus, expected, expected_rows, dask_cluster):
     assert validation(corpus["generated"], dask=dask_cluster, chunk_games=4) == expected
-    rows = run(corpus["generated"], ROWS, dask=dask_cluster, chunk_games=4)[0]
-    assert rows == expected_rows
-    dataframe = rows_frame(rows, GAME_COLUMNS, partitions=3)
-    assert dataframe.npartitions == 3
-    assert int(dataframe["turns"].sum().compute()) == sum(row["turns"] for row in rows)
+    assert run(corpus["generated"], ROWS, dask=dask_cluster, chunk_games=4)[0] == expected_rows
+
+
+def test_stats_on_a_dask_scheduler_writes_the_sequential_files(corpus, expected_stats, dask_cluster, tmp_path):
+    address = dask_cluster.scheduler.address
+    assert address.startswith("tcp://")
+    assert_same_stats(stats_run(corpus["generated"] + corpus["mat"], tmp_path, "--dask", address), expected_stats)
+
+
+def test_the_parquet_tables_feed_dask_dataframe(corpus, expected_stats, tmp_path):
+    """The per-game table written with --parquet, aggregated by dask.dataframe, gives the figures of
+    nardy stats --by variant."""
+    dataframe = pytest.importorskip("dask.dataframe")
+    stats_run(corpus["generated"] + corpus["mat"], tmp_path, "--jobs", "1")
+    games = dataframe.read_parquet(tmp_path / "parquet" / "games.parquet")
+    by_variant = games.groupby("variant").agg({"game": "count", "turns": "sum"}).compute()
+    summary = {row["variant"]: row for row in json.loads(CliRunner().invoke(
+        cli, ["stats", *corpus["generated"], *corpus["mat"], "--by", "variant", "--format", "json", "-j1"]).stdout)["summary"]}
+    for variant, row in by_variant.iterrows():
+        assert row["game"] == summary[variant]["games"]
+        assert row["turns"] / row["game"] == pytest.approx(summary[variant]["mean_turns"])
 
 
 def test_dask_on_real_match_files(corpus, expected_mat, dask_cluster):

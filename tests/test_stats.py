@@ -13,9 +13,9 @@ from nardy_cli.record import BLACK, WHITE
 from nardy_cli.replay import replay
 from nardy_cli.rules import Rules
 from nardy_cli.selfplay import generate
-from nardy_cli.stats import (OUTCOMES, ROLL_CLASSES, chi_square, collect, dice_counts, dice_fairness,
-                             fairness_display, game_row, markdown_table, outcome_counts, outcomes_display,
-                             summarize, summary_display, tr, turn_rows, wilson_interval)
+from nardy_cli.stats import (OUTCOMES, ROLL_CLASSES, Aggregates, GameStats, aggregate, chi_square, dice_fairness,
+                             fairness_display, game_row, game_rolls, markdown_table, outcomes_display, roll_class,
+                             summary_display, tr, turn_rows, wilson_interval)
 from nardy_cli.validate import validate_games
 
 PLAYERS = ("Ann", "Boris", "Chen")
@@ -32,14 +32,15 @@ def named_games(variant: str, count: int, seed: int):
 
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory):
-    """(tables, replays) of GAMES long and GAMES short games written to NTN files and read back."""
+    """(aggregates, replays, turn rows) of GAMES long and GAMES short games written to NTN files and read back."""
     folder = tmp_path_factory.mktemp("corpus")
     for variant, seed in (("long", 3), ("short", 4)):
         with open(folder / f"{variant}.ntn", "w", encoding="utf-8") as out:
             notations.notation("ntn").write_games(named_games(variant, GAMES, seed), out)
     paths = [str(folder / "long.ntn"), str(folder / "short.ntn")]
     pairs = list(validate_games(iter_games(paths, on_error=pytest.fail)))
-    return collect(pairs), [result for _, result in pairs]
+    turns = pd.DataFrame([row for game, result in pairs for row in turn_rows(game, result)])
+    return aggregate(pairs), [result for _, result in pairs], turns
 
 
 def read_record(text: str):
@@ -111,22 +112,22 @@ def test_passes_and_pips_lost_counted_per_side():
 
 
 def test_outcome_counts_by_variant_match_the_replays(corpus):
-    tables, replays = corpus
-    summary = summarize(tables.games, "variant")
+    aggregates, replays, _ = corpus
+    summary = aggregates.summary("variant")
     for variant in ("long", "short"):
         expected = Counter(r.category for r in replays if r.rules.variant == variant and r.ending == "finish")
         for category in ("oin", "mars", "home-mars", "koks"):
             assert summary.at[variant, category] == expected[category]
         assert summary.at[variant, "games"] == GAMES
         assert summary.at[variant, "wins"] == sum(r.winner == WHITE for r in replays if r.rules.variant == variant)
-    counts = outcome_counts(tables.games)
+    counts = aggregates.outcome_counts("variant")
     assert list(counts.columns) == list(OUTCOMES)
     assert counts.to_numpy().sum() == 2 * GAMES
 
 
 def test_player_summary_counts_every_game_as_white_or_black(corpus):
-    tables, replays = corpus
-    summary = summarize(tables.games, "player")
+    aggregates, replays, _ = corpus
+    summary = aggregates.summary("player")
     for player in PLAYERS:
         sides = [(r, side) for r in replays for side in (WHITE, BLACK) if r.record.player(side) == player]
         wins = [r for r, side in sides if r.winner == side]
@@ -142,8 +143,8 @@ def test_player_summary_counts_every_game_as_white_or_black(corpus):
 
 
 def test_first_mover_rate_and_lengths_by_event(corpus):
-    tables, replays = corpus
-    summary = summarize(tables.games, "event")
+    aggregates, replays, _ = corpus
+    summary = aggregates.summary("event")
     games = [r for r in replays if r.rules.variant == "short"]
     assert summary.at["short cup", "first_mover_wins"] == sum(r.winner == r.first_mover for r in games)
     assert summary.at["short cup", "median_turns"] == statistics.median(len(r.turns) for r in games)
@@ -153,7 +154,9 @@ def test_first_mover_rate_and_lengths_by_event(corpus):
 
 def test_unknown_grouping_is_refused(corpus):
     with pytest.raises(ValueError, match="unknown grouping"):
-        summarize(corpus[0].games, "colour")
+        corpus[0].summary("colour")
+    with pytest.raises(ValueError, match="not 'player'"):
+        corpus[0].outcome_counts("player")
 
 
 def test_wilson_interval_by_hand():
@@ -171,9 +174,22 @@ def test_wilson_interval_by_hand():
 # --- dice fairness ------------------------------------------------------------------------
 
 
-def turns_with_dice(rolls: dict[str, int], player: str = "Ann") -> pd.DataFrame:
-    dice = [roll for roll, count in rolls.items() for _ in range(count)]
-    return pd.DataFrame({"player": player, "dice": dice, "opening": False})
+def rolled(rolls: dict[str, int], player: str = "Ann") -> GameStats:
+    """A game in which ``player`` (White) rolled ``rolls`` (dice as text: count) and Black nothing."""
+    counts = [0] * len(ROLL_CLASSES)
+    for dice, count in rolls.items():
+        counts[roll_class(int(dice[0]), int(dice[1]))] += count
+    row = {"white": player, "black": "Nobody", "winner": None, "first_mover": WHITE, "outcome": "unfinished",
+           "turns": sum(rolls.values()), "pips_lost_white": 0, "pips_lost_black": 0, "pips_lost": 0,
+           "event": "?", "variant": "long", "file": "test.ntn", "findings": 0}
+    return GameStats(row, {WHITE: tuple(counts), BLACK: (0,) * len(ROLL_CLASSES)})
+
+
+def aggregated(*games: GameStats) -> Aggregates:
+    aggregates = Aggregates()
+    for game in games:
+        aggregates.add(game)
+    return aggregates
 
 
 def chi_square_survival_even_df(statistic: float, df: int) -> float:
@@ -187,11 +203,13 @@ def test_chi_square_by_hand_on_a_fixed_dice_table():
     rolls = {roll: (10 if roll[0] == roll[1] else 20) for roll in ROLL_CLASSES}
     rolls["66"], rolls["21"] = 20, 5
     rolls["12"] = 5
-    turns = turns_with_dice(rolls)
-    counts = dice_counts(turns)
+    aggregates = aggregated(rolled(rolls))
+    counts = aggregates.dice_counts("Ann")
     assert counts.loc["Ann", "21"] == 10 and counts.loc["Ann", "66"] == 20 and counts.to_numpy().sum() == 360
+    assert list(aggregates.dice_counts().index) == ["all"]
+    assert list(aggregates.dice_counts(total=True).index) == ["all", "Ann"]  # Nobody never rolled
     by_hand = 10 ** 2 / 10 + 10 ** 2 / 20  # (20-10)²/10 for 66, (10-20)²/20 for 21
-    fairness = dice_fairness(turns)
+    fairness = dice_fairness(counts)
     assert fairness.at["Ann", "n"] == 360
     assert fairness.at["Ann", "chi2_rolls"] == pytest.approx(by_hand)
     assert fairness.at["Ann", "p_rolls"] == pytest.approx(chi_square_survival_even_df(by_hand, 20))
@@ -204,9 +222,9 @@ def test_chi_square_by_hand_on_a_fixed_dice_table():
 
 
 def test_loaded_dice_are_flagged_and_n_is_shown():
-    turns = pd.concat([turns_with_dice({"66": 30, "31": 30}, "Loaded"),
-                       turns_with_dice({roll: (1 if roll[0] == roll[1] else 2) for roll in ROLL_CLASSES}, "Fair")])
-    fairness = dice_fairness(turns, total=True)
+    aggregates = aggregated(rolled({"66": 30, "31": 30}, "Loaded"),
+                            rolled({roll: (1 if roll[0] == roll[1] else 2) for roll in ROLL_CLASSES}, "Fair"))
+    fairness = aggregates.dice_fairness(total=True)
     assert list(fairness.index) == ["all", "Loaded", "Fair"]
     assert bool(fairness.at["Loaded", "flagged"]) and not fairness.at["Fair", "flagged"]
     assert fairness.at["Fair", "p_rolls"] == pytest.approx(1.0)
@@ -215,13 +233,17 @@ def test_loaded_dice_are_flagged_and_n_is_shown():
 
 
 def test_opening_rolls_are_left_out_of_fairness(corpus):
-    tables, _ = corpus
-    turns = tables.turns
+    aggregates, _, turns = corpus
     opening = turns[turns["opening"]]
     assert len(opening) == GAMES  # the first roll of each short game
     assert set(opening["game"]) == set(range(1, GAMES + 1)) and (opening["turn"] == 1).all()
     assert set(opening["file"]) == {f for f in turns["file"] if f.endswith("short.ntn")}
-    assert dice_counts(turns, None).to_numpy().sum() == len(turns) - GAMES
+    assert aggregates.dice_counts().to_numpy().sum() == len(turns) - GAMES
+    free = turns[~turns["opening"]]
+    by_player = Counter((player, ROLL_CLASSES[roll_class(int(d[0]), int(d[1]))])
+                        for player, d in zip(free["player"], free["dice"]))
+    counts = aggregates.dice_counts(total=True)
+    assert {(p, c): n for p, row in counts.drop("all").iterrows() for c, n in row.items() if n} == by_player
 
 
 def test_chi_square_of_nothing_is_nan():
@@ -233,25 +255,51 @@ def test_chi_square_of_nothing_is_nan():
 
 
 def test_russian_labels(corpus):
-    tables, _ = corpus
-    text = summary_display(summarize(tables.games, "variant"), "ru").to_string()
+    aggregates, _, _ = corpus
+    text = summary_display(aggregates.summary("variant"), "ru").to_string()
     for term in ("оин", "марс", "домашний марс", "кокс", "партии", "длинные нарды", "короткие нарды"):
         assert term in text
-    outcomes = outcomes_display(outcome_counts(tables.games), "ru").to_string()
+    outcomes = outcomes_display(aggregates.outcome_counts("variant"), "ru").to_string()
     for term in ("сдача", "отказ от удвоения", "ничья", "не окончена"):
         assert term in outcomes
     assert tr("to_move", "ru", side=tr("black", "ru")) == "ход: чёрные"
     assert tr("no-such-label", "ru") == "no-such-label"
 
 
+def hand_game(winner: str | None, outcome: str, turns: int, first_mover: str | None = WHITE, **row) -> GameStats:
+    base = {"white": "A", "black": "B", "winner": winner, "first_mover": first_mover, "outcome": outcome,
+            "turns": turns, "pips_lost_white": 0, "pips_lost_black": 3, "pips_lost": 3, "event": "cup",
+            "variant": "long", "file": "hand.ntn", "findings": 0}
+    return GameStats({**base, **row}, {WHITE: (0,) * 21, BLACK: (0,) * 21})
+
+
 def test_summary_display_cells_show_rate_and_interval():
-    games = pd.DataFrame({"white": ["A"] * 10, "black": ["B"] * 10, "winner": [WHITE] * 8 + [BLACK] * 2,
-                          "first_mover": [WHITE] * 10, "outcome": ["mars"] * 8 + ["oin"] * 2,
-                          "turns": [50] * 10, "pips_lost_white": [0] * 10, "pips_lost_black": [3] * 10})
-    shown = summary_display(summarize(games, "player")).set_index("player")
+    games = [hand_game(WHITE, "mars", 50)] * 8 + [hand_game(BLACK, "oin", 50)] * 2
+    shown = summary_display(aggregated(*games).summary("player")).set_index("player")
     assert shown.at["A", "mars"] == "8 (80.0% [49.0–94.3])"
     assert shown.at["B", "oin"] == "2 (20.0% [5.7–51.0])"
     assert shown.at["A", "win %"] == "80.0%" and shown.at["B", "mean pips lost"] == "3.0"
+
+
+def test_summary_figures_by_hand():
+    games = [hand_game(WHITE, "oin", 40), hand_game(BLACK, "koks", 61, first_mover=BLACK),
+             hand_game(None, "unfinished", 10, first_mover=None), hand_game(WHITE, "mars", 45, event="open"),
+             hand_game(None, "draw", 80, first_mover=None, white="C")]
+    aggregates = aggregated(*games)
+    player = aggregates.summary("player")
+    assert list(player.index) == ["B", "A", "C"]  # the busiest first, ties in order of appearance
+    assert player.loc["A", ["games", "wins", "oin", "mars", "koks"]].tolist() == [4, 2, 1, 1, 0]
+    assert player.loc["B", ["games", "wins", "koks", "first_mover_games", "first_mover_wins"]].tolist() == [5, 1, 1, 1, 1]
+    assert player.at["B", "median_turns"] == 45 and player.at["A", "median_turns"] == (40 + 45) / 2
+    assert player.at["B", "mean_turns"] == pytest.approx((40 + 61 + 10 + 45 + 80) / 5)
+    event = aggregates.summary("event")
+    assert event.loc["cup", ["games", "wins", "first_mover_games", "first_mover_wins"]].tolist() == [4, 1, 2, 2]
+    assert event.at["cup", "median_turns"] == (40 + 61) / 2 and event.at["cup", "mean_pips_lost"] == 3
+    counts = aggregates.outcome_counts("event")
+    assert list(counts.index) == ["cup", "open"] and counts.loc["cup"].sum() == 4
+    assert counts.loc["cup", ["oin", "koks", "unfinished", "draw"]].tolist() == [1, 1, 1, 1]
+    assert (aggregates.games, aggregates.turns, len(aggregates.groups["file"])) == (5, 236, 1)
+    assert aggregates.lengths("event")["open"] == Counter({45: 1})
 
 
 def test_markdown_table():

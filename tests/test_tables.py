@@ -1,0 +1,85 @@
+"""nardy_cli.tables: row tables written as the games stream past, atomically, in CSV or Parquet."""
+import csv
+import sys
+
+import pytest
+
+from nardy_cli import tables
+from nardy_cli.corpus import iter_games
+from nardy_cli.output import OutputError
+from nardy_cli.stats import FINDING_COLUMNS, GAME_COLUMNS, TURN_COLUMNS, Aggregates, game_stats
+from nardy_cli.validate import validate_games
+
+KAZAN = "sample_games/long/kazan-cup-2026.ntn"  # 6 games, 5 findings
+
+
+@pytest.fixture(scope="module")
+def per_game():
+    return [game_stats(game, result, with_turns=True)
+            for game, result in validate_games(iter_games([KAZAN], on_error=pytest.fail))]
+
+
+def read_csv(path):
+    with open(path, newline="", encoding="utf-8") as handle:
+        return list(csv.reader(handle))
+
+
+@pytest.mark.parametrize("batch_rows", [1, 7, 50_000])
+def test_csv_tables_hold_every_row_in_order_whatever_the_batches(per_game, tmp_path, monkeypatch, batch_rows):
+    monkeypatch.setattr(tables, "BATCH_ROWS", batch_rows)
+    with tables.table_files(str(tmp_path), "csv") as add:
+        for stats in per_game:
+            add(stats)
+        assert not list(tmp_path.glob("*.csv"))  # nothing appears before the end
+    games, turns, findings = (read_csv(tmp_path / f"{name}.csv") for name in ("games", "turns", "findings"))
+    assert games[0] == list(GAME_COLUMNS) and turns[0] == list(TURN_COLUMNS) and findings[0] == list(FINDING_COLUMNS)
+    assert [row[1] for row in games[1:]] == [str(n) for n in range(1, 7)]
+    assert len(turns) - 1 == sum(len(stats.turns) for stats in per_game)
+    assert [row[7] for row in findings[1:]] == [f["code"] for stats in per_game for f in stats.findings]
+    assert len(findings) - 1 == 5
+
+
+def test_parquet_tables_keep_the_types(per_game, tmp_path):
+    pd = pytest.importorskip("pandas")
+    pytest.importorskip("pyarrow")
+    with tables.table_files(str(tmp_path / "new"), "parquet") as add:
+        for stats in per_game:
+            add(stats)
+    games = pd.read_parquet(tmp_path / "new" / "games.parquet", dtype_backend="numpy_nullable")
+    assert list(games["game"]) == list(range(1, 7)) and str(games["turns"].dtype) == "Int64"
+    assert games["hits_white"].isna().all()  # long nardy has no hits
+    turns = pd.read_parquet(tmp_path / "new" / "turns.parquet")
+    assert turns["legal"].dtype == bool and (~turns["legal"]).sum() == sum(
+        not row["legal"] for stats in per_game for row in stats.turns)
+
+
+def test_a_failed_run_leaves_no_table_and_old_tables_need_force(per_game, tmp_path):
+    with pytest.raises(RuntimeError), tables.table_files(str(tmp_path), "csv") as add:
+        add(per_game[0])
+        raise RuntimeError("interrupted")
+    assert not list(tmp_path.iterdir())
+    with tables.table_files(str(tmp_path), "csv") as add:
+        add(per_game[0])
+    with pytest.raises(OutputError, match="--force"):
+        with tables.table_files(str(tmp_path), "csv"):
+            pass
+    with tables.table_files(str(tmp_path), "csv", force=True) as add:
+        add(per_game[1])
+    assert read_csv(tmp_path / "games.csv")[1][1] == "2"
+
+
+def test_parquet_without_pyarrow_names_the_install_command(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "pyarrow", None)
+    with pytest.raises(OutputError, match="nardy-cli\\[dask\\]"):
+        with tables.table_files(str(tmp_path), "parquet"):
+            pass
+    assert not list(tmp_path.iterdir())
+
+
+def test_aggregates_keep_only_the_first_findings(per_game, monkeypatch):
+    monkeypatch.setattr("nardy_cli.stats.FINDINGS_KEPT", 3)
+    aggregates = Aggregates()
+    for stats in per_game * 2:
+        aggregates.add(stats)
+    assert aggregates.findings == 10 and len(aggregates.first_findings) == 3
+    assert (aggregates.games, aggregates.legal) == (12, 2 * sum(not stats.findings for stats in per_game))
