@@ -20,7 +20,8 @@ from .charts import new_figure
 from .position import Position, opposite_point
 from .record import BAR, BLACK, OFF, WHITE, point_name
 from .replay import GameReplay
-from .stats import SIDE_KEYS, tr
+from .aggregates import SIDE_KEYS
+from .labels import tr
 
 STACK = 5  # checkers drawn per point; a taller stack shows its count on the last one
 BAR_STACK = 4  # the same on the bar

@@ -20,7 +20,9 @@ from matplotlib.figure import Figure
 
 from .output import OutputError, atomic_output
 from .record import BLACK, WHITE
-from .stats import ROLL_CLASSES, ROLL_PROBABILITIES, SCORED, SIDE_KEYS, Aggregates, chi_square, tr
+from .aggregates import ROLL_CLASSES, SCORED, SIDE_KEYS, Aggregates
+from .labels import tr
+from .stats import ROLL_PROBABILITIES, chi_square, dice_counts, summarize
 
 FORMATS = ("png", "svg")
 DPI = 110
@@ -67,7 +69,7 @@ def _no_data(axes: Axes, lang: str) -> None:
 
 def outcomes_chart(aggregates: Aggregates, lang: str = "en", limit: int = 20) -> Figure:
     """Stacked bars of each player's wins by oin / mars / home mars / koks (the ``limit`` busiest players)."""
-    summary = aggregates.summary("player").head(limit).iloc[::-1]
+    summary = summarize(aggregates, "player").head(limit).iloc[::-1]
     figure = new_figure(tr("title_outcomes_by_player", lang), (8.0, 2.0 + 0.35 * max(len(summary), 3)))
     axes = figure.add_subplot()
     if summary.empty:
@@ -105,7 +107,7 @@ def lengths_chart(aggregates: Aggregates, lang: str = "en") -> Figure:
 
 def first_mover_chart(aggregates: Aggregates, lang: str = "en") -> Figure:
     """The first mover's win rate per variant, with Wilson 95 % intervals and the 50 % line."""
-    summary = aggregates.summary("variant")
+    summary = summarize(aggregates, "variant")
     figure = new_figure(tr("title_first_mover", lang), (6.0, 4.5))
     axes = figure.add_subplot()
     if summary.empty:
@@ -132,7 +134,7 @@ def dice_chart(aggregates: Aggregates, player: str | None = None, lang: str = "e
 
     Raises ValueError when ``player`` has no rolls.
     """
-    counts = aggregates.dice_counts(player)
+    counts = dice_counts(aggregates, player)
     if counts.empty:
         raise ValueError(f"no rolls of player {player!r}")
     observed = counts.iloc[0].to_numpy(dtype=float)

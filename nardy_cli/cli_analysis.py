@@ -1,8 +1,9 @@
 """The analysis commands of ``nardy``: ``stats``, ``plot`` and ``show``, attached to the main group.
 
-pandas, SciPy and matplotlib take seconds to import, so the modules that use
-them are imported inside the commands: every other ``nardy`` command starts
-as fast as before.
+pandas and matplotlib take a second and 100 MB to import, so the modules that use
+them are imported inside the commands, after the games are read: every other
+``nardy`` command starts as fast as before, and worker processes, which only
+replay and count, are forked from a small parent.
 """
 from __future__ import annotations
 
@@ -28,20 +29,21 @@ from .cli import (
     rule_option,
     usage_errors,
 )
+from .aggregates import GROUPINGS, TURN_COLUMNS, Aggregates, GameStats, game_stats, turn_rows
 from .corpus import CorpusGame, iter_games
+from .labels import LANGS, tr
 from .record import BLACK, WHITE
 from .replay import GameReplay, replay
 from .rules import check_overrides
-from .parallel import map_games, replayed
+from .parallel import CHUNK_GAMES, map_games, replayed
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from .stats import Aggregates, GameStats
 
-# The same as stats.LANGS and stats.GROUPINGS, which cannot be imported here without pandas.
-LANGS = ("en", "ru")
-GROUPINGS = ("player", "event", "variant", "file")
+# Games a work unit when turn rows are written: a unit's rows (about 100 a game) wait in memory
+# until the parent writes them, up to two units a worker.
+TABLE_CHUNK_GAMES = 100
 
 
 def lang_option(function: Callable) -> Callable:
@@ -71,8 +73,6 @@ def read_statistics(paths: tuple[str, ...], input_format: str | None, encoding: 
     """Replay every game (in ``jobs`` processes or on Dask), sum its statistics and hand its rows,
     in corpus order, to every one of ``sinks``; also the number of unreadable inputs (each
     reported on stderr)."""
-    from .stats import Aggregates, game_stats
-
     check_overrides(rules)
     unreadable: list[str] = []
 
@@ -82,7 +82,8 @@ def read_statistics(paths: tuple[str, ...], input_format: str | None, encoding: 
 
     build = partial(game_stats, with_turns=bool(sinks))
     per_game = map_games(paths, partial(replayed, build=build, overrides=rules), jobs=jobs or None, dask=dask,
-                         fmt=input_format, encoding=encoding, pattern=pattern, on_error=input_error)
+                         chunk_games=TABLE_CHUNK_GAMES if sinks else CHUNK_GAMES, fmt=input_format,
+                         encoding=encoding, pattern=pattern, on_error=input_error)
     stderr = click.get_text_stream("stderr")
     progress = nullcontext(per_game) if quiet or not stderr.isatty() else click.progressbar(
         per_game, label="Replaying games", file=stderr, show_pos=True,
@@ -121,7 +122,7 @@ def load_game(path: str, number: int, rules: tuple[str, ...]) -> tuple[CorpusGam
 
 def format_statistics(summary: pd.DataFrame, fairness: pd.DataFrame, output_format: str, lang: str) -> str:
     """The summary and dice-fairness tables as text, Markdown, CSV (the summary) or JSON."""
-    from .stats import fairness_display, markdown_table, summary_display, tr
+    from .stats import fairness_display, markdown_table, summary_display
 
     if output_format == "csv":
         return summary.to_csv().rstrip("\n")
@@ -159,8 +160,7 @@ def stats_command(paths: tuple[str, ...], input_format: str | None, encoding: st
     CSV and JSON keep machine-readable column names; the table and Markdown
     formats are labelled in --lang.
     """
-    from .report import report_folder, write_report
-    from .tables import table_files
+    from .tables import report_folder, table_files
 
     with ExitStack() as tables:  # the row tables are written atomically once every game is read
         sinks = []
@@ -174,8 +174,13 @@ def stats_command(paths: tuple[str, ...], input_format: str | None, encoding: st
     if parquet_dir:
         click.echo(f"tables written to {parquet_dir}: games, turns and findings .parquet", err=True)
     if out_dir:
+        from .report import write_report
+
         click.echo(f"report written to {write_report(out_dir, aggregates, lang, force=True)}", err=True)
-    click.echo(format_statistics(aggregates.summary(by), aggregates.dice_fairness(total=True), output_format, lang))
+    from .stats import dice_counts, dice_fairness, summarize
+
+    fairness = dice_fairness(dice_counts(aggregates, total=True))
+    click.echo(format_statistics(summarize(aggregates, by), fairness, output_format, lang))
     exit_status(unreadable)
 
 
@@ -199,7 +204,6 @@ def race(path: str, number: int, rules: tuple[str, ...], output: str, force: boo
     import pandas as pd
 
     from .charts import race_chart, save_figure
-    from .stats import TURN_COLUMNS, tr, turn_rows
 
     game, result = load_game(path, number, rules)
     turns = pd.DataFrame(turn_rows(game, result), columns=list(TURN_COLUMNS))

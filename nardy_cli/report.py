@@ -14,11 +14,13 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from .charts import FORMATS, dice_chart, first_mover_chart, lengths_chart, outcomes_chart, save_figure
-from .output import OutputError, atomic_output
-from .stats import (FINDING_COLUMNS, GROUPINGS, Aggregates, fairness_display, outcomes_display,
-                    summary_display, tr)
+from .output import atomic_output
+from .aggregates import FINDING_COLUMNS, GROUPINGS, Aggregates
+from .labels import tr
+from .tables import REPORT_PAGE, report_folder
+from .stats import (dice_counts, dice_fairness, fairness_display, outcome_counts, outcomes_display, summarize,
+                    summary_display)
 
-HTML_NAME = "report.html"
 SHOWN_FINDING_COLUMNS = ("path", "game", "turn", "side", "action", "code", "message", "option")
 
 _STYLE = """
@@ -36,10 +38,10 @@ img { max-width: 100%; margin: 0.5em 0; }
 def report_tables(aggregates: Aggregates) -> dict[str, pd.DataFrame]:
     """Every aggregate table of the report by file name (without ``.csv``), with machine-readable
     columns, indexed by their group (dice tables: ``all`` first, then each player)."""
-    tables = {f"summary_by_{by}": aggregates.summary(by) for by in GROUPINGS}
-    tables["outcomes_by_variant"] = aggregates.outcome_counts("variant")
-    tables["dice_fairness"] = aggregates.dice_fairness(total=True)
-    tables["dice_counts"] = aggregates.dice_counts(total=True)
+    tables = {f"summary_by_{by}": summarize(aggregates, by) for by in GROUPINGS}
+    tables["outcomes_by_variant"] = outcome_counts(aggregates, "variant")
+    tables["dice_counts"] = dice_counts(aggregates, total=True)
+    tables["dice_fairness"] = dice_fairness(tables["dice_counts"])
     return tables
 
 
@@ -98,20 +100,6 @@ def render_html(aggregates: Aggregates, tables: dict[str, pd.DataFrame], charts:
             f"<body>\n" + "\n".join(body) + "\n</body>\n</html>\n")
 
 
-def report_folder(out_dir: str | Path, *, force: bool = False) -> Path:
-    """The report's folder, made if missing; raises :class:`OutputError` when it already holds a
-    report and ``force`` is not set. Call it before a long run, which then writes the per-game,
-    per-turn and per-finding tables into it with :func:`nardy_cli.tables.table_files`."""
-    folder = Path(out_dir)
-    if (folder / HTML_NAME).exists() and not force:
-        raise OutputError(f"{folder}: already holds a report; add --force to replace it")
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise OutputError(f"{folder}: cannot make the folder: {error.strerror or error}") from None
-    return folder
-
-
 def write_report(out_dir: str | Path, aggregates: Aggregates, lang: str = "en", *, force: bool = False) -> Path:
     """Write the aggregate tables (CSV), the charts (PNG and SVG) and ``report.html`` into
     ``out_dir`` and return the path of the page; every file is written atomically."""
@@ -125,7 +113,7 @@ def write_report(out_dir: str | Path, aggregates: Aggregates, lang: str = "en", 
         for fmt in FORMATS:
             save_figure(figure, folder / f"{name}.{fmt}", force=True)
     pngs = {name: (folder / f"{name}.png").read_bytes() for name in charts}
-    page = folder / HTML_NAME
+    page = folder / REPORT_PAGE
     with atomic_output(str(page), force=True) as handle:
         handle.write(render_html(aggregates, tables, charts, pngs, lang))
     return page

@@ -8,39 +8,29 @@ from __future__ import annotations
 
 import csv
 import importlib
+import importlib.util
 import os
+from pathlib import Path
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import ExitStack, contextmanager
 from typing import Any, TextIO
 
 from .output import OutputError, atomic_output
-from .stats import FINDING_COLUMNS, GAME_COLUMNS, TURN_COLUMNS, GameStats
+from .aggregates import FINDING_COLUMNS, GAME_COLUMNS, TURN_COLUMNS, GameStats
 
 FORMATS = ("csv", "parquet")
 TABLES = {"games": GAME_COLUMNS, "turns": TURN_COLUMNS, "findings": FINDING_COLUMNS}
-BATCH_ROWS = 50_000
+BATCH_ROWS = 10_000
 PARQUET_HINT = "pip install 'nardy-cli[dask]'"
+REPORT_PAGE = "report.html"  # a folder holding it holds a report (see nardy_cli.report)
 
 
-class _TableWriter:
+class _Table:
     """Rows of one table, buffered and written ``BATCH_ROWS`` at a time."""
 
-    def __init__(self, handle: TextIO, columns: Mapping[str, str], fmt: str) -> None:
-        self.columns = list(columns)
+    def __init__(self, handle: TextIO, columns: Mapping[str, str]) -> None:
+        self.handle, self.columns = handle, columns
         self.rows: list[dict[str, Any]] = []
-        if fmt == "csv":
-            writer = csv.writer(handle, lineterminator="\n")
-            writer.writerow(self.columns)
-            self._write = lambda rows: writer.writerows([row.get(c) for c in self.columns] for row in rows)
-            self._close: Callable[[], None] = lambda: None
-        else:
-            pyarrow, parquet = _pyarrow()
-            types = {"str": pyarrow.string(), "int": pyarrow.int64(), "bool": pyarrow.bool_()}
-            schema = pyarrow.schema([(name, types[kind]) for name, kind in columns.items()])
-            parquet_writer = parquet.ParquetWriter(handle.buffer, schema)
-            self._write = lambda rows: parquet_writer.write_table(pyarrow.Table.from_pydict(
-                {c: [row.get(c) for row in rows] for c in self.columns}, schema=schema))
-            self._close = parquet_writer.close
 
     def add(self, rows: tuple[dict[str, Any], ...] | list[dict[str, Any]]) -> None:
         self.rows.extend(rows)
@@ -49,12 +39,55 @@ class _TableWriter:
 
     def flush(self) -> None:
         if self.rows:
-            self._write(self.rows)
+            self.write(self.rows)
             self.rows = []
+
+    def write(self, rows: list[dict[str, Any]]) -> None:
+        raise NotImplementedError
 
     def close(self) -> None:
         self.flush()
-        self._close()
+
+
+class _CsvTable(_Table):
+    def __init__(self, handle: TextIO, columns: Mapping[str, str]) -> None:
+        super().__init__(handle, columns)
+        self.writer = csv.writer(handle, lineterminator="\n")
+        self.writer.writerow(columns)
+
+    def write(self, rows: list[dict[str, Any]]) -> None:
+        self.writer.writerows([row.get(column) for column in self.columns] for row in rows)
+
+
+class _ParquetTable(_Table):
+    """Opened at its first batch: pyarrow is imported after the worker processes have forked."""
+
+    writer: Any = None
+
+    def write(self, rows: list[dict[str, Any]]) -> None:
+        pyarrow, parquet = _pyarrow()
+        if self.writer is None:
+            types = {"str": pyarrow.string(), "int": pyarrow.int64(), "bool": pyarrow.bool_()}
+            self.schema = pyarrow.schema([(name, types[kind]) for name, kind in self.columns.items()])
+            self.writer = parquet.ParquetWriter(self.handle.buffer, self.schema)
+        self.writer.write_table(pyarrow.Table.from_pydict(
+            {column: [row.get(column) for row in rows] for column in self.columns}, schema=self.schema))
+
+    def close(self) -> None:
+        super().close()
+        if self.writer is None:
+            self.write([])  # a table without rows still has its columns
+        self.writer.close()
+
+
+def _check_pyarrow() -> None:
+    """Fail before a long run when Parquet cannot be written, without importing pyarrow yet."""
+    try:
+        found = importlib.util.find_spec("pyarrow") is not None
+    except ValueError:  # None in sys.modules: importing it fails too
+        found = False
+    if not found:
+        raise OutputError(f"Parquet files need pyarrow: {PARQUET_HINT}")
 
 
 def _pyarrow() -> tuple[Any, Any]:
@@ -62,6 +95,20 @@ def _pyarrow() -> tuple[Any, Any]:
         return importlib.import_module("pyarrow"), importlib.import_module("pyarrow.parquet")
     except ImportError:
         raise OutputError(f"Parquet files need pyarrow: {PARQUET_HINT}") from None
+
+
+def report_folder(out_dir: str | Path, *, force: bool = False) -> Path:
+    """The report's folder, made if missing; raises :class:`OutputError` when it already holds a
+    report and ``force`` is not set. Call it before a long run, which then writes the per-game,
+    per-turn and per-finding tables into it with :func:`table_files`."""
+    folder = Path(out_dir)
+    if (folder / REPORT_PAGE).exists() and not force:
+        raise OutputError(f"{folder}: already holds a report; add --force to replace it")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise OutputError(f"{folder}: cannot make the folder: {error.strerror or error}") from None
+    return folder
 
 
 @contextmanager
@@ -74,7 +121,7 @@ def table_files(directory: str, fmt: str, *, force: bool = False) -> Iterator[Ca
     them ``with_turns``.
     """
     if fmt == "parquet":
-        _pyarrow()
+        _check_pyarrow()
     try:
         os.makedirs(directory, exist_ok=True)
     except OSError as error:
@@ -84,7 +131,7 @@ def table_files(directory: str, fmt: str, *, force: bool = False) -> Iterator[Ca
         for name, columns in TABLES.items():
             handle = stack.enter_context(atomic_output(os.path.join(directory, f"{name}.{fmt}"), force=force,
                                                        newline=""))
-            writers[name] = _TableWriter(handle, columns, fmt)
+            writers[name] = (_CsvTable if fmt == "csv" else _ParquetTable)(handle, columns)
 
         def add(stats: GameStats) -> None:
             writers["games"].add([stats.game])

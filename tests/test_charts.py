@@ -2,13 +2,14 @@
 import base64
 import json
 import re
+import subprocess
+import sys
 import xml.etree.ElementTree as ElementTree
 
 import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-import nardy_cli.cli_analysis as cli_analysis
 from nardy_cli import notations
 from nardy_cli.charts import dice_chart, first_mover_chart, lengths_chart, outcomes_chart, race_chart, save_figure
 from nardy_cli.cli import cli
@@ -18,7 +19,9 @@ from nardy_cli.record import BLACK, WHITE
 from nardy_cli.report import write_report
 from nardy_cli.rules import Rules
 from nardy_cli.selfplay import generate
-from nardy_cli.stats import GROUPINGS, LANGS, SCORED, TURN_COLUMNS, Aggregates, aggregate, tr, turn_rows
+from nardy_cli.aggregates import GROUPINGS, SCORED, TURN_COLUMNS, Aggregates, aggregate, turn_rows
+from nardy_cli.labels import tr
+from nardy_cli.stats import summarize
 from nardy_cli.validate import validate_games
 
 PLAYERS = ("Ann", "Boris", "Chen")
@@ -180,7 +183,7 @@ def test_stats_formats(corpus, output_format):
     path, aggregates, _ = corpus
     result = run("stats", path, "--by", "variant", "--format", output_format)
     assert result.exit_code == 0, result.output
-    summary = aggregates.summary("variant")
+    summary = summarize(aggregates, "variant")
     if output_format == "json":
         data = json.loads(result.stdout)
         assert data["by"] == "variant"
@@ -223,5 +226,9 @@ def test_plot_commands(corpus, tmp_path):
     assert result.exit_code == 2 and "--force" in result.output
 
 
-def test_cli_choices_match_the_library():
-    assert cli_analysis.LANGS == LANGS and cli_analysis.GROUPINGS == GROUPINGS
+def test_the_cli_and_the_counting_import_neither_pandas_nor_numpy():
+    """Worker processes fork from a parent that has not imported them: they stay small."""
+    code = ("import sys, nardy_cli.cli, nardy_cli.aggregates, nardy_cli.tables, nardy_cli.parallel; "
+            "print(sorted(m for m in ('pandas', 'numpy', 'matplotlib', 'scipy', 'pyarrow') if m in sys.modules))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "[]"

@@ -22,7 +22,7 @@ from nardy_cli.parallel import ClusterError, map_games, replayed, validated
 from nardy_cli.record import Action, GameRecord, Move, other
 from nardy_cli.rules import Rules
 from nardy_cli.selfplay import generate
-from nardy_cli.stats import game_row
+from nardy_cli.aggregates import game_row
 from nardy_cli.validate import Summary, finding_line, validate_games
 
 BGLAB = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "bglab-sample"

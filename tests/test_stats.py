@@ -13,9 +13,11 @@ from nardy_cli.record import BLACK, WHITE
 from nardy_cli.replay import replay
 from nardy_cli.rules import Rules
 from nardy_cli.selfplay import generate
-from nardy_cli.stats import (OUTCOMES, ROLL_CLASSES, Aggregates, GameStats, aggregate, chi_square, dice_fairness,
-                             fairness_display, game_row, game_rolls, markdown_table, outcomes_display, roll_class,
-                             summary_display, tr, turn_rows, wilson_interval)
+from nardy_cli.aggregates import OUTCOMES, ROLL_CLASSES, Aggregates, GameStats, aggregate, game_row, roll_class, turn_rows
+from nardy_cli.labels import tr
+from nardy_cli.stats import (chi_square, chi_square_survival, dice_counts, dice_fairness, fairness_display,
+                             markdown_table, outcome_counts, outcomes_display, summarize, summary_display,
+                             wilson_interval)
 from nardy_cli.validate import validate_games
 
 PLAYERS = ("Ann", "Boris", "Chen")
@@ -113,21 +115,21 @@ def test_passes_and_pips_lost_counted_per_side():
 
 def test_outcome_counts_by_variant_match_the_replays(corpus):
     aggregates, replays, _ = corpus
-    summary = aggregates.summary("variant")
+    summary = summarize(aggregates, "variant")
     for variant in ("long", "short"):
         expected = Counter(r.category for r in replays if r.rules.variant == variant and r.ending == "finish")
         for category in ("oin", "mars", "home-mars", "koks"):
             assert summary.at[variant, category] == expected[category]
         assert summary.at[variant, "games"] == GAMES
         assert summary.at[variant, "wins"] == sum(r.winner == WHITE for r in replays if r.rules.variant == variant)
-    counts = aggregates.outcome_counts("variant")
+    counts = outcome_counts(aggregates, "variant")
     assert list(counts.columns) == list(OUTCOMES)
     assert counts.to_numpy().sum() == 2 * GAMES
 
 
 def test_player_summary_counts_every_game_as_white_or_black(corpus):
     aggregates, replays, _ = corpus
-    summary = aggregates.summary("player")
+    summary = summarize(aggregates, "player")
     for player in PLAYERS:
         sides = [(r, side) for r in replays for side in (WHITE, BLACK) if r.record.player(side) == player]
         wins = [r for r, side in sides if r.winner == side]
@@ -144,7 +146,7 @@ def test_player_summary_counts_every_game_as_white_or_black(corpus):
 
 def test_first_mover_rate_and_lengths_by_event(corpus):
     aggregates, replays, _ = corpus
-    summary = aggregates.summary("event")
+    summary = summarize(aggregates, "event")
     games = [r for r in replays if r.rules.variant == "short"]
     assert summary.at["short cup", "first_mover_wins"] == sum(r.winner == r.first_mover for r in games)
     assert summary.at["short cup", "median_turns"] == statistics.median(len(r.turns) for r in games)
@@ -154,9 +156,9 @@ def test_first_mover_rate_and_lengths_by_event(corpus):
 
 def test_unknown_grouping_is_refused(corpus):
     with pytest.raises(ValueError, match="unknown grouping"):
-        corpus[0].summary("colour")
+        summarize(corpus[0], "colour")
     with pytest.raises(ValueError, match="not 'player'"):
-        corpus[0].outcome_counts("player")
+        outcome_counts(corpus[0], "player")
 
 
 def test_wilson_interval_by_hand():
@@ -204,10 +206,10 @@ def test_chi_square_by_hand_on_a_fixed_dice_table():
     rolls["66"], rolls["21"] = 20, 5
     rolls["12"] = 5
     aggregates = aggregated(rolled(rolls))
-    counts = aggregates.dice_counts("Ann")
+    counts = dice_counts(aggregates, "Ann")
     assert counts.loc["Ann", "21"] == 10 and counts.loc["Ann", "66"] == 20 and counts.to_numpy().sum() == 360
-    assert list(aggregates.dice_counts().index) == ["all"]
-    assert list(aggregates.dice_counts(total=True).index) == ["all", "Ann"]  # Nobody never rolled
+    assert list(dice_counts(aggregates).index) == ["all"]
+    assert list(dice_counts(aggregates, total=True).index) == ["all", "Ann"]  # Nobody never rolled
     by_hand = 10 ** 2 / 10 + 10 ** 2 / 20  # (20-10)²/10 for 66, (10-20)²/20 for 21
     fairness = dice_fairness(counts)
     assert fairness.at["Ann", "n"] == 360
@@ -224,7 +226,7 @@ def test_chi_square_by_hand_on_a_fixed_dice_table():
 def test_loaded_dice_are_flagged_and_n_is_shown():
     aggregates = aggregated(rolled({"66": 30, "31": 30}, "Loaded"),
                             rolled({roll: (1 if roll[0] == roll[1] else 2) for roll in ROLL_CLASSES}, "Fair"))
-    fairness = aggregates.dice_fairness(total=True)
+    fairness = dice_fairness(dice_counts(aggregates, total=True))
     assert list(fairness.index) == ["all", "Loaded", "Fair"]
     assert bool(fairness.at["Loaded", "flagged"]) and not fairness.at["Fair", "flagged"]
     assert fairness.at["Fair", "p_rolls"] == pytest.approx(1.0)
@@ -238,12 +240,26 @@ def test_opening_rolls_are_left_out_of_fairness(corpus):
     assert len(opening) == GAMES  # the first roll of each short game
     assert set(opening["game"]) == set(range(1, GAMES + 1)) and (opening["turn"] == 1).all()
     assert set(opening["file"]) == {f for f in turns["file"] if f.endswith("short.ntn")}
-    assert aggregates.dice_counts().to_numpy().sum() == len(turns) - GAMES
+    assert dice_counts(aggregates).to_numpy().sum() == len(turns) - GAMES
     free = turns[~turns["opening"]]
     by_player = Counter((player, ROLL_CLASSES[roll_class(int(d[0]), int(d[1]))])
                         for player, d in zip(free["player"], free["dice"]))
-    counts = aggregates.dice_counts(total=True)
+    counts = dice_counts(aggregates, total=True)
     assert {(p, c): n for p, row in counts.drop("all").iterrows() for c, n in row.items() if n} == by_player
+
+
+def test_chi_square_survival_by_closed_forms_and_tables():
+    for x in (0.3, 2.0, 7.5):
+        assert chi_square_survival(x, 2) == pytest.approx(math.exp(-x / 2))
+        assert chi_square_survival(x, 1) == pytest.approx(math.erfc(math.sqrt(x / 2)))
+        assert chi_square_survival(x, 3) == pytest.approx(
+            math.erfc(math.sqrt(x / 2)) + math.sqrt(2 * x / math.pi) * math.exp(-x / 2))
+    # the 5 % and 1 % critical values of printed chi-square tables
+    assert chi_square_survival(3.841459, 1) == pytest.approx(0.05, abs=1e-6)
+    assert chi_square_survival(31.410433, 20) == pytest.approx(0.05, abs=1e-6)
+    assert chi_square_survival(37.566235, 20) == pytest.approx(0.01, abs=1e-6)
+    assert chi_square_survival(0.0, 20) == 1.0 and chi_square_survival(1e7, 20) == 0.0
+    assert math.isnan(chi_square_survival(math.nan, 1))
 
 
 def test_chi_square_of_nothing_is_nan():
@@ -256,10 +272,10 @@ def test_chi_square_of_nothing_is_nan():
 
 def test_russian_labels(corpus):
     aggregates, _, _ = corpus
-    text = summary_display(aggregates.summary("variant"), "ru").to_string()
+    text = summary_display(summarize(aggregates, "variant"), "ru").to_string()
     for term in ("оин", "марс", "домашний марс", "кокс", "партии", "длинные нарды", "короткие нарды"):
         assert term in text
-    outcomes = outcomes_display(aggregates.outcome_counts("variant"), "ru").to_string()
+    outcomes = outcomes_display(outcome_counts(aggregates, "variant"), "ru").to_string()
     for term in ("сдача", "отказ от удвоения", "ничья", "не окончена"):
         assert term in outcomes
     assert tr("to_move", "ru", side=tr("black", "ru")) == "ход: чёрные"
@@ -275,7 +291,7 @@ def hand_game(winner: str | None, outcome: str, turns: int, first_mover: str | N
 
 def test_summary_display_cells_show_rate_and_interval():
     games = [hand_game(WHITE, "mars", 50)] * 8 + [hand_game(BLACK, "oin", 50)] * 2
-    shown = summary_display(aggregated(*games).summary("player")).set_index("player")
+    shown = summary_display(summarize(aggregated(*games), "player")).set_index("player")
     assert shown.at["A", "mars"] == "8 (80.0% [49.0–94.3])"
     assert shown.at["B", "oin"] == "2 (20.0% [5.7–51.0])"
     assert shown.at["A", "win %"] == "80.0%" and shown.at["B", "mean pips lost"] == "3.0"
@@ -286,16 +302,16 @@ def test_summary_figures_by_hand():
              hand_game(None, "unfinished", 10, first_mover=None), hand_game(WHITE, "mars", 45, event="open"),
              hand_game(None, "draw", 80, first_mover=None, white="C")]
     aggregates = aggregated(*games)
-    player = aggregates.summary("player")
+    player = summarize(aggregates, "player")
     assert list(player.index) == ["B", "A", "C"]  # the busiest first, ties in order of appearance
     assert player.loc["A", ["games", "wins", "oin", "mars", "koks"]].tolist() == [4, 2, 1, 1, 0]
     assert player.loc["B", ["games", "wins", "koks", "first_mover_games", "first_mover_wins"]].tolist() == [5, 1, 1, 1, 1]
     assert player.at["B", "median_turns"] == 45 and player.at["A", "median_turns"] == (40 + 45) / 2
     assert player.at["B", "mean_turns"] == pytest.approx((40 + 61 + 10 + 45 + 80) / 5)
-    event = aggregates.summary("event")
+    event = summarize(aggregates, "event")
     assert event.loc["cup", ["games", "wins", "first_mover_games", "first_mover_wins"]].tolist() == [4, 1, 2, 2]
     assert event.at["cup", "median_turns"] == (40 + 61) / 2 and event.at["cup", "mean_pips_lost"] == 3
-    counts = aggregates.outcome_counts("event")
+    counts = outcome_counts(aggregates, "event")
     assert list(counts.index) == ["cup", "open"] and counts.loc["cup"].sum() == 4
     assert counts.loc["cup", ["oin", "koks", "unfinished", "draw"]].tolist() == [1, 1, 1, 1]
     assert (aggregates.games, aggregates.turns, len(aggregates.groups["file"])) == (5, 236, 1)

@@ -1,0 +1,239 @@
+"""Statistics summed one game at a time: per-game and per-turn rows, and :class:`Aggregates`.
+
+Each replayed game becomes a small :class:`GameStats` (in a worker process when the run is
+parallel) that :class:`Aggregates` sums into counts per player, event, variant and file, so a
+corpus of any size is summed in memory that does not grow with its games. Pure Python: the
+tables, rates and tests drawn from the sums are in :mod:`nardy_cli.stats` (pandas), and the
+rows themselves are written by :mod:`nardy_cli.tables`.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from .corpus import CorpusGame
+from .record import BLACK, WHITE
+from .replay import GameReplay
+from .validate import finding_dict
+
+GROUPINGS = ("player", "event", "variant", "file")
+SCORED = ("oin", "mars", "home-mars", "koks")
+OUTCOMES = SCORED + ("resign", "drop", "draw", "unfinished")
+SIDE_KEYS = {WHITE: "white", BLACK: "black"}  # per-side column suffixes and label keys
+FINDINGS_KEPT = 500  # findings a report lists; the rest are only counted
+
+# Unordered roll classes (11, 21, 22, ..., 66).
+ROLL_CLASSES = tuple(f"{high}{low}" for high in range(1, 7) for low in range(1, high + 1))
+
+# The columns of the per-game, per-turn and per-finding tables, with their types (see nardy_cli.tables).
+GAME_COLUMNS: dict[str, str] = {
+    "file": "str", "game": "int", "variant": "str", "rules": "str", "event": "str", "date": "str",
+    "round": "str", "white": "str", "black": "str", "first_mover": "str", "winner": "str", "outcome": "str",
+    "points": "int", "final_cube": "int", "turns": "int", "findings": "int",
+    "pips_white": "int", "pips_black": "int", "pips_lost_white": "int", "pips_lost_black": "int",
+    "pips_lost": "int", "passes_white": "int", "passes_black": "int", "doubles_white": "int",
+    "doubles_black": "int", "hits_white": "int", "hits_black": "int",
+}
+TURN_COLUMNS: dict[str, str] = {
+    "file": "str", "game": "int", "turn": "int", "side": "str", "player": "str", "dice": "str", "play": "str",
+    "legal": "bool", "opening": "bool", "pips_white": "int", "pips_black": "int", "pip_lead": "int",
+}
+FINDING_COLUMNS: dict[str, str] = {  # the objects of nardy validate --format json
+    "path": "str", "game": "int", "turn": "int", "move_number": "int", "side": "str", "line": "int",
+    "column": "int", "code": "str", "message": "str", "option": "str", "action": "str", "rules": "str",
+}
+
+# --- per-game and per-turn rows ----------------------------------------------------------
+
+
+def outcome_of(result: GameReplay) -> str:
+    """One of :data:`OUTCOMES`: the scored category of a finished game, else how it ended.
+
+    Forfeits and timeouts that a result tag declares count as resignations.
+    """
+    if result.ending == "finish":
+        return result.category
+    if result.ending is None:
+        return "unfinished"
+    return result.ending if result.ending in ("drop", "draw") else "resign"
+
+
+def game_row(game: CorpusGame, result: GameReplay) -> dict[str, Any]:
+    """One row of the per-game table (see :data:`GAME_COLUMNS`)."""
+    record, final = game.record, result.final
+    short = result.rules.variant == "short"
+    row: dict[str, Any] = {
+        "file": game.source, "game": game.index, "variant": result.rules.variant, "rules": str(result.rules),
+        "event": record.tags.get("Event", "?"), "date": record.tags.get("Date", ""),
+        "round": record.tags.get("Round", ""), "white": record.player(WHITE), "black": record.player(BLACK),
+        "first_mover": result.first_mover, "winner": result.winner, "outcome": outcome_of(result),
+        "points": result.points, "final_cube": final.cube_value if final else None,
+        "turns": len(result.turns), "findings": len(result.findings),
+    }
+    for side, name in SIDE_KEYS.items():
+        own = [turn for turn in result.turns if turn.side == side]
+        row[f"pips_{name}"] = final.pips(side) if final else None
+        row[f"pips_lost_{name}"] = sum(turn.pips_lost for turn in own)
+        row[f"passes_{name}"] = sum(turn.legal and turn.dice_used == 0 for turn in own)
+        row[f"doubles_{name}"] = sum(turn.dice[0] == turn.dice[1] for turn in own)
+        row[f"hits_{name}"] = sum(turn.hits for turn in own) if short else None
+    row["pips_lost"] = row["pips_lost_white"] + row["pips_lost_black"]
+    return row
+
+
+def _first_roll_not_double(game: CorpusGame, result: GameReplay) -> bool:
+    """Whether the rules forbid the game's first roll to be a double (short nardy, long nardy with
+    ``opening=play``): such a roll is no free roll, and dice fairness leaves it out."""
+    rules = result.rules
+    return not game.record.tags.get("Position") and (rules.variant == "short" or rules.opening == "play")
+
+
+def turn_rows(game: CorpusGame, result: GameReplay) -> list[dict[str, Any]]:
+    """The rows of the per-turn table for one game (see :data:`TURN_COLUMNS`); ``opening`` marks a
+    first roll that could not be a double."""
+    record = game.record
+    opening = _first_roll_not_double(game, result)
+    rows = []
+    for turn in result.turns:
+        white, black = turn.after.pips(WHITE), turn.after.pips(BLACK)
+        rows.append({
+            "file": game.source, "game": game.index, "turn": turn.turn, "side": turn.side,
+            "player": record.player(turn.side), "dice": f"{turn.dice[0]}{turn.dice[1]}", "play": turn.play,
+            "legal": turn.legal, "opening": opening and turn.turn == 1,
+            "pips_white": white, "pips_black": black, "pip_lead": black - white,
+        })
+    return rows
+
+
+def roll_class(first: int, second: int) -> int:
+    """The index in :data:`ROLL_CLASSES` of a roll, whichever die is named first."""
+    high, low = max(first, second), min(first, second)
+    return high * (high - 1) // 2 + low - 1
+
+
+def game_rolls(game: CorpusGame, result: GameReplay) -> dict[str, tuple[int, ...]]:
+    """Each side's free rolls in one game, counted by roll class (:data:`ROLL_CLASSES`)."""
+    counts = {side: [0] * len(ROLL_CLASSES) for side in SIDE_KEYS}
+    skip_first = _first_roll_not_double(game, result)
+    for turn in result.turns:
+        if not (skip_first and turn.turn == 1):
+            counts[turn.side][roll_class(*turn.dice)] += 1
+    return {side: tuple(row) for side, row in counts.items()}
+
+
+@dataclass(frozen=True)
+class GameStats:
+    """What the statistics take of one replayed game: its row, its players' free rolls, its findings
+    and, when tables are written, its turn rows. Small enough to ship from a worker process."""
+
+    game: dict[str, Any]
+    rolls: dict[str, tuple[int, ...]]
+    findings: tuple[dict[str, Any], ...] = ()
+    turns: tuple[dict[str, Any], ...] = ()
+
+
+def game_stats(game: CorpusGame, result: GameReplay, *, with_turns: bool = False) -> GameStats:
+    """The :class:`GameStats` of one replayed game; its turn rows only ``with_turns``."""
+    return GameStats(game_row(game, result), game_rolls(game, result),
+                     tuple(finding_dict(game, result, finding) for finding in result.findings),
+                     tuple(turn_rows(game, result)) if with_turns else ())
+
+
+# --- aggregates ---------------------------------------------------------------------------
+
+
+class GroupTotals:
+    """Sums over the games of one group (a player, an event, a variant or a file); see
+    :class:`Aggregates` for what wins, outcomes, first-mover games and pips lost count."""
+
+    __slots__ = ("games", "wins", "outcomes", "first_games", "first_wins", "pips_lost", "lengths")
+
+    def __init__(self) -> None:
+        self.games = self.wins = self.first_games = self.first_wins = self.pips_lost = 0
+        self.outcomes: Counter[str] = Counter()
+        self.lengths: Counter[int] = Counter()  # turns -> games: the median needs them all
+
+    def add(self, won: bool, outcome: str | None, first: bool, first_won: bool, turns: int, pips_lost: int) -> None:
+        self.games += 1
+        self.wins += won
+        if outcome is not None:
+            self.outcomes[outcome] += 1
+        self.first_games += first
+        self.first_wins += first_won
+        self.pips_lost += pips_lost
+        self.lengths[turns] += 1
+
+    def mean_turns(self) -> float:
+        return sum(turns * count for turns, count in self.lengths.items()) / self.games
+
+    def median_turns(self) -> float:
+        middle = {(self.games - 1) // 2, self.games // 2}  # the 0-based ranks of the middle game(s)
+        values, ranked = [], 0
+        for turns in sorted(self.lengths):
+            count = self.lengths[turns]
+            values += [turns for rank in middle if ranked <= rank < ranked + count]
+            ranked += count
+        return sum(values) / len(values)
+
+
+class Aggregates:
+    """Every figure of the statistics, summed one game at a time: memory grows with the number of
+    players, events and files, never with the number of games or turns.
+
+    Groups keep the order in which they first appear. Per player, wins are the player's, outcomes
+    count the player's wins of each kind, first-mover figures are the games the player began and
+    pips lost are the player's own; per event, variant or file, wins are White's, outcomes count
+    every game, first-mover figures count every game whose first mover is known and pips lost are
+    both sides'.
+    """
+
+    def __init__(self) -> None:
+        self.groups: dict[str, dict[Any, GroupTotals]] = {by: {} for by in GROUPINGS}
+        self.rolls: dict[str, list[int]] = {}  # by player
+        self.games = self.turns = self.legal = self.findings = 0
+        self.first_findings: list[dict[str, Any]] = []  # the first FINDINGS_KEPT, for reports
+
+    def _totals(self, by: str, key: Any) -> GroupTotals:
+        group = self.groups[by]
+        totals = group.get(key)
+        if totals is None:
+            totals = group[key] = GroupTotals()
+        return totals
+
+    def add(self, stats: GameStats) -> None:
+        """Count one game."""
+        row = stats.game
+        winner, first_mover, outcome, turns = row["winner"], row["first_mover"], row["outcome"], row["turns"]
+        for side, name in SIDE_KEYS.items():
+            won = winner == side
+            self._totals("player", row[name]).add(won, outcome if won else None, first_mover == side,
+                                                  won and first_mover == side, turns, row[f"pips_lost_{name}"])
+            if any(stats.rolls[side]):  # a player is in the dice tables once they have rolled
+                counts = self.rolls.setdefault(row[name], [0] * len(ROLL_CLASSES))
+                for index, count in enumerate(stats.rolls[side]):
+                    counts[index] += count
+        known = first_mover is not None
+        for by in ("event", "variant", "file"):
+            self._totals(by, row[by]).add(winner == WHITE, outcome, known, known and winner == first_mover,
+                                          turns, row["pips_lost"])
+        self.games += 1
+        self.turns += turns
+        self.legal += row["findings"] == 0
+        self.findings += len(stats.findings)
+        room = FINDINGS_KEPT - len(self.first_findings)
+        if room > 0:
+            self.first_findings.extend(stats.findings[:room])
+
+    def lengths(self, by: str = "variant") -> dict[Any, Counter[int]]:
+        """Game lengths per ``by`` group: how many games had each number of turns."""
+        return {key: totals.lengths for key, totals in self.groups[by].items()}
+
+
+def aggregate(pairs: Iterable[tuple[CorpusGame, GameReplay]]) -> Aggregates:
+    """:class:`Aggregates` of replayed games, streamed."""
+    aggregates = Aggregates()
+    for game, result in pairs:
+        aggregates.add(game_stats(game, result))
+    return aggregates

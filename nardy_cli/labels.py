@@ -1,0 +1,88 @@
+"""Every label a table, chart, report or board shows, in English or Russian: one translation table."""
+from __future__ import annotations
+
+from typing import Any
+
+LANGS = ("en", "ru")
+
+# key -> (English, Russian): every label shown to a reader.
+TEXT: dict[str, tuple[str, str]] = {
+    "oin": ("oin", "оин"),
+    "mars": ("mars", "марс"),
+    "home-mars": ("home mars", "домашний марс"),
+    "koks": ("koks", "кокс"),
+    "resign": ("resignation", "сдача"),
+    "drop": ("dropped double", "отказ от удвоения"),
+    "draw": ("draw", "ничья"),
+    "unfinished": ("unfinished", "не окончена"),
+    "long": ("long nardy", "длинные нарды"),
+    "short": ("short nardy", "короткие нарды"),
+    "player": ("player", "игрок"),
+    "event": ("event", "турнир"),
+    "variant": ("variant", "вариант"),
+    "file": ("file", "файл"),
+    "game": ("game", "партия"),
+    "games": ("games", "партии"),
+    "wins": ("wins", "победы"),
+    "wins_white": ("White's wins", "победы белых"),
+    "win_rate": ("win %", "% побед"),
+    "first_mover_win_rate": ("first mover wins %", "% побед начинающего"),
+    "mean_turns": ("mean length (turns)", "средняя длина (ходы)"),
+    "median_turns": ("median length (turns)", "медиана длины (ходы)"),
+    "mean_pips_lost": ("mean pips lost", "потеряно пипсов в среднем"),
+    "n": ("rolls (n)", "броски (n)"),
+    "doubles": ("doubles", "дубли"),
+    "doubles_rate": ("doubles %", "% дублей"),
+    "chi2_rolls": ("χ² (21 rolls)", "χ² (21 бросок)"),
+    "p_rolls": ("p (21 rolls)", "p (21 бросок)"),
+    "chi2_doubles": ("χ² (doubles)", "χ² (дубли)"),
+    "p_doubles": ("p (doubles)", "p (дубли)"),
+    "flagged": ("suspicious (p < 0.01)", "подозрительно (p < 0,01)"),
+    "yes": ("yes", "да"),
+    "no": ("no", "нет"),
+    "all": ("all players", "все игроки"),
+    "white": ("White", "белые"),
+    "black": ("Black", "чёрные"),
+    "turn": ("turn", "ход"),
+    "turns": ("turns", "ходы"),
+    "pips": ("pips", "пипсы"),
+    "off": ("off", "снято"),
+    "bar": ("bar", "бар"),
+    "dice": ("dice", "кости"),
+    "to_move": ("{side} to move", "ход: {side}"),
+    "rolled": ("{side} played {dice}", "{side} сыграли {dice}"),
+    "numbering": ("points in White's numbering", "пункты в нумерации белых"),
+    "side": ("side", "сторона"),
+    "path": ("file", "файл"),
+    "action": ("action", "действие"),
+    "code": ("finding", "нарушение"),
+    "message": ("message", "описание"),
+    "option": ("rule option", "правило"),
+    "no_data": ("no data", "нет данных"),
+    "title_report": ("nardy statistics", "статистика нард"),
+    "title_summary": ("Summary", "Сводка"),
+    "title_players": ("Players", "Игроки"),
+    "title_outcomes": ("Outcomes", "Исходы"),
+    "title_outcomes_by_player": ("Wins by outcome, per player", "Победы по исходам, по игрокам"),
+    "title_lengths": ("Game length", "Длина партии"),
+    "title_first_mover": ("First-mover advantage", "Преимущество первого хода"),
+    "title_dice": ("Dice", "Кости"),
+    "title_race": ("Pip count race", "Гонка: пипсы по ходам"),
+    "title_findings": ("Illegal moves and other findings", "Нарушения правил и другие замечания"),
+    "more_findings": ("… and {n} more: see findings.csv", "… и ещё {n}: см. findings.csv"),
+    "no_findings": ("No findings: every game is legal.", "Замечаний нет: все партии по правилам."),
+    "summary_line": ("{games} games in {files} files, {turns} turns, {legal} legal games, {findings} findings",
+                     "{games} партий в {files} файлах, {turns} ходов, {legal} партий без нарушений, "
+                     "{findings} замечаний"),
+    "observed_expected": ("observed / expected", "наблюдаемое / ожидаемое"),
+    "first_die": ("higher die", "старшая кость"),
+    "second_die": ("lower die", "младшая кость"),
+    "even": ("even chances", "равные шансы"),
+}
+
+
+def tr(key: str, lang: str = "en", **values: Any) -> str:
+    """The label ``key`` in ``lang`` (``en`` or ``ru``), formatted with ``values``; unknown keys as is."""
+    pair = TEXT.get(key)
+    text = key if pair is None else pair[LANGS.index(lang)]
+    return text.format(**values) if values else text
