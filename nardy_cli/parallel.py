@@ -23,6 +23,10 @@ A cut is checked, never trusted, so the results are the sequential run's on any 
   an inferred one that an earlier unit rules out gets the result the worker computed for it
   as an ordinary game.
 
+A file that cannot be cut (MAT, SGF, a JSON document) is a unit whole; one longer than
+``SHIP_LIMIT`` characters is not shipped but read here, in corpus order, as it streams: memory
+does not grow with the size of a file, at the price of running that file's games on one process.
+
 Workers need ``nardy_cli`` importable (on a remote Dask cluster: installed there), not the input
 files: the parent ships their lines.
 """
@@ -56,6 +60,7 @@ R = TypeVar("R")
 Task = Callable[[CorpusGame], R]
 
 CHUNK_GAMES = 500
+SHIP_LIMIT = 4 << 20  # characters: a file that cannot be cut and is longer is read in the parent as it streams
 IN_FLIGHT_PER_WORKER = 2
 DASK_HINT = "pip install 'nardy-cli[dask]'"
 
@@ -106,6 +111,7 @@ class _Unit:
     first_index: int = 1  # the same, corrected by what the file's earlier units showed
     probe: str | None = None  # the next unit's first line, which must begin a game
     truncated: bool = False  # the input could not be read past these lines
+    rest: Iterator[str] | None = None  # the lines after these, unread: a whole file too long to ship (see _stream)
     preamble: list[str] = field(default_factory=list)  # the file's first lines, read first (see _cutting)
 
     def joined(self, following: _Unit) -> _Unit:
@@ -162,9 +168,10 @@ def _source_units(source: Source, file: int, fmt: str | None, encoding: str | No
         return
     cutting = _cutting(name, head)
     starts, preamble = cutting or (None, [])
-    unit, games = _Unit(source.name, name, file), 0
+    unit, games, size = _Unit(source.name, name, file), 0, 0
+    lines = chain(head, rest)
     try:
-        for number, line in enumerate(chain(head, rest), 1):
+        for number, line in enumerate(lines, 1):
             if starts is not None and (text := line.strip()) and starts(text):
                 if games >= chunk_games and not line.startswith("\ufeff"):  # a BOM is dropped on line 1 only
                     yield replace(unit, probe=line)
@@ -172,6 +179,10 @@ def _source_units(source: Source, file: int, fmt: str | None, encoding: str | No
                     games = 0
                 games += 1
             unit.lines.append(line)
+            size += len(line)
+            if starts is None and size > SHIP_LIMIT:
+                yield replace(unit, rest=lines)
+                return
     except InputError as error:
         yield replace(unit, truncated=True)
         yield str(error)
@@ -211,6 +222,8 @@ class _Truncated(Exception):
 def _unit_lines(unit: _Unit) -> Iterator[str]:
     yield from unit.preamble
     yield from unit.lines
+    if unit.rest is not None:
+        yield from unit.rest
     if unit.probe is not None:
         yield unit.probe
     if unit.truncated:
@@ -292,7 +305,7 @@ def _gather(work: Iterator[_Unit | str], submit: Callable[..., _Future], in_flig
 
     def fill() -> None:
         while len(pending) < in_flight and (item := next(work, None)) is not None:
-            if isinstance(item, str):
+            if isinstance(item, str) or item.rest is not None:
                 pending.append((item, None))
                 continue
             item.first_index = item.counted + corrections.get(item.file, 0)
@@ -314,9 +327,12 @@ def _gather(work: Iterator[_Unit | str], submit: Callable[..., _Future], in_flig
     fill()
     while pending:
         item, future = pending.popleft()
-        if future is None:
-            assert isinstance(item, str)
+        if isinstance(item, str):
             on_error(item)
+            fill()
+            continue
+        if future is None:
+            yield from _stream(item, task, tracker, on_error)
             fill()
             continue
         assert isinstance(item, _Unit)
@@ -332,6 +348,17 @@ def _gather(work: Iterator[_Unit | str], submit: Callable[..., _Future], in_flig
                 outcome.results[offset] = ordinary
         index = unit.first_index + len(outcome.results)
         yield from outcome.results
+
+
+def _stream(unit: _Unit, task: Task[R], tracker: CrawfordTracker, on_error: Callable[[str], None]) -> Iterator[R]:
+    """A whole file too long to ship, read and run here as it streams, as the sequential run does:
+    its memory does not grow with the file, though its games then run on this one process."""
+    try:
+        records = notations.notation(unit.notation).read_games(_unit_lines(unit), unit.source)
+        for index, record in enumerate(records, 1):
+            yield task(CorpusGame(unit.source, index, record, tracker.is_crawford(unit.source, record)))
+    except InputError as error:
+        on_error(str(error))
 
 
 def available_cores() -> int:

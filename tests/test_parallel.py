@@ -204,6 +204,27 @@ def test_real_match_files(corpus, expected_mat):
     assert run(corpus["mat"], ROWS, jobs=2)[0] == run(corpus["mat"], ROWS, jobs=1)[0]
 
 
+def test_files_too_long_to_ship_are_streamed_here(corpus, expected, expected_mat, monkeypatch, tmp_path):
+    """Whole-file units (MAT, a JSON document) longer than the limit are read in the parent as they
+    stream, in their place in the corpus order; a damaged one keeps the games before the damage."""
+    monkeypatch.setattr(parallel, "SHIP_LIMIT", 2_000)
+    streamed_here: list[str] = []
+    stream = parallel._stream
+    monkeypatch.setattr(parallel, "_stream", lambda unit, *rest: streamed_here.append(unit.source) or stream(unit, *rest))
+    assert validation(corpus["mat"], jobs=2) == expected_mat
+    assert validation(corpus["generated"], jobs=2, chunk_games=4) == expected
+    assert [Path(source).name for source in streamed_here] == [Path(path).name for path in corpus["mat"]] + ["array.json"]
+    records = long_games(8, 9)
+    with gzip.open(tmp_path / "array.json.gz", "wt", encoding="utf-8") as out:
+        writer("json")(records, out)
+    packed = (tmp_path / "array.json.gz").read_bytes()
+    (tmp_path / "cut.json.gz").write_bytes(packed[: len(packed) * 2 // 3])
+    paths = [str(tmp_path / "cut.json.gz"), *corpus["big"]]
+    streamed = validation(paths, jobs=2)
+    assert streamed == sequential(paths)
+    assert "cut.json.gz: cannot read after line" in streamed[2][0]
+
+
 def test_units_in_flight_are_bounded(corpus):
     pulled = []
 
