@@ -5,18 +5,20 @@ import json
 import os
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import partial, wraps
 from typing import Any
 
 import click
 
 from . import notations
-from .corpus import iter_games
+from .corpus import CorpusGame
 from .engine import Engine
 from .gnubg_ids import short_position
+from .notations import Prepared
 from .output import OutputError, atomic_output
 from .position import Position, PositionError
+from .record import GameRecord
 from .rules import Rules, RulesError, check_overrides
 from .selfplay import BOTS, generate
 from .sources import InputError, check_encoding
@@ -197,18 +199,29 @@ def generate_command(variant: str, games: int, seed: int, bot: str, output_forma
             click.echo(f"warning: {warning}", err=True)
 
 
+def prepared_for_writing(game: CorpusGame, prepare: Callable[[GameRecord], Prepared]) -> tuple[list[str], Prepared]:
+    """What ``convert`` needs of one game, worked out wherever the game is read: the warnings for
+    the places its record could not be read, and the game prepared for the writer."""
+    warnings = [f"{game.source}:{error}: game {game.index} is converted as far as it could be read"
+                for error in game.record.errors]
+    return warnings, prepare(game.record)
+
+
 @cli.command()
 @input_options
 @click.option("--to", "output_format", type=click.Choice(notations.TARGETS), required=True,
               help="The notation to write.")
 @output_options
+@parallel_options
 @usage_errors
 def convert(paths: tuple[str, ...], input_format: str | None, encoding: str | None, pattern: str | None,
-            output_format: str, output: str | None, force: bool) -> None:
+            output_format: str, output: str | None, force: bool, jobs: int, dask: str | None) -> None:
     """Convert the games of every PATH into one output in another notation.
 
     Every game is carried over whole where the target can express it; what it
     cannot (comments in CSV, a set-up position in MAT...) is named in a warning.
+    With --jobs or --dask the games are read and formatted (for CSV also
+    replayed) in worker processes; the output is byte for byte that of --jobs 1.
     """
     unreadable = 0
 
@@ -217,15 +230,18 @@ def convert(paths: tuple[str, ...], input_format: str | None, encoding: str | No
         unreadable += 1
         click.echo(f"error: {message}", err=True)
 
-    def records():
-        for game in iter_games(paths, fmt=input_format, encoding=encoding, pattern=pattern, on_error=input_error):
-            for error in game.record.errors:
-                click.echo(f"warning: {game.source}:{error}: game {game.index} is converted as far as it "
-                           "could be read", err=True)
-            yield game.record
+    target = notations.target(output_format)
+
+    def prepared_games() -> Iterator[Any]:
+        for warnings, game in map_games(paths, partial(prepared_for_writing, prepare=target.prepare),
+                                        jobs=jobs or None, dask=dask, fmt=input_format, encoding=encoding,
+                                        pattern=pattern, on_error=input_error):
+            for warning in warnings:
+                click.echo(f"warning: {warning}", err=True)
+            yield game
 
     with atomic_output(output, force=force, inputs=paths) as out:
-        warnings = notations.writer(output_format)(records(), out)
+        warnings = target.write_prepared(prepared_games(), out)
     for warning in warnings:
         click.echo(f"warning: {warning}", err=True)
     sys.exit(EXIT_INPUT if unreadable else 0)

@@ -1,13 +1,18 @@
-"""Round trips between notations over the real corpus and the samples, and `nardy convert`."""
+"""Round trips between notations over the real corpus and the samples, and `nardy convert`,
+whose output is the same with worker processes or on Dask as in one process."""
 import io
 import json
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from functools import cache, partial
 from pathlib import Path
 
 import jsonschema
 import pytest
 from click.testing import CliRunner
 
-from nardy_cli import notations
+from nardy_cli import cli as cli_module
+from nardy_cli import notations, parallel
 from nardy_cli.cli import cli
 from nardy_cli.notations.jsonl import game_to_dict
 from nardy_cli.replay import replay
@@ -116,3 +121,71 @@ def test_convert_to_stdout_and_back(tmp_path):
     back = CliRunner().invoke(cli, ["convert", str(sgf), "--to", "ntn"])
     assert back.exit_code == 0
     assert same_game(read("ntn", back.output)) == same_game(read("ntn", source.read_text(encoding="utf-8")))
+
+
+
+
+# --- the same output with worker processes and on Dask ------------------------------------
+
+# Long and short games with findings, files whose games cannot all be read, an archive holding one
+# that is not read, a missing file: every kind of warning and error that convert prints.
+SAMPLES = tuple(str(ROOT / path) for path in ("sample_games", "tests/data/hostile", "tests/data/mat/errors.mat",
+                                              "no-such-file.ntn"))
+SMALL = (str(ROOT / "sample_games/long"), *SAMPLES[1:])
+MATCHES = tuple(str(path) for path in sorted(CORPORA.glob("bglab-sample/*.txt"))[:6]) if CORPORA else ()
+
+Converted = tuple[int, bytes, bytes]
+
+
+def converted(inputs: tuple[str, ...], target: str, *options: str) -> Converted:
+    """Exit status, standard output and standard error of ``nardy convert``."""
+    result = CliRunner().invoke(cli, ["convert", *inputs, "--to", target, *options])
+    return result.exit_code, result.stdout_bytes, result.stderr_bytes
+
+
+@pytest.fixture(scope="module")
+def one_job() -> Callable[[tuple[str, ...], str], Converted]:
+    """``nardy convert --jobs 1``, run once for each inputs and target."""
+    return cache(lambda inputs, target: converted(inputs, target, "--jobs", "1"))
+
+
+@pytest.mark.parametrize("target", notations.TARGETS)
+def test_two_jobs_write_what_one_job_writes(target, one_job):
+    expected = one_job(SAMPLES, target)
+    status, _, stderr = expected
+    assert status == 2 and b"error: " in stderr and b"is converted as far as it could be read" in stderr
+    assert converted(SAMPLES, target, "--jobs", "2") == expected
+
+
+@needs_corpus
+@pytest.mark.parametrize("target", notations.TARGETS)
+def test_two_jobs_on_real_match_files(target, one_job):
+    assert len(MATCHES) == 6
+    expected = one_job(MATCHES, target)
+    assert expected[0] == 0 and expected[1]
+    assert converted(MATCHES, target, "--jobs", "2") == expected
+
+
+class CountingPool(ProcessPoolExecutor):
+    """A process pool that counts the work units submitted to it."""
+
+    submitted = 0
+
+    def submit(self, *args, **kwargs):
+        CountingPool.submitted += 1
+        return super().submit(*args, **kwargs)
+
+
+@pytest.mark.parametrize("target", notations.TARGETS)
+def test_files_cut_into_chunks_write_what_one_job_writes(target, one_job, monkeypatch):
+    monkeypatch.setattr(cli_module, "map_games", partial(parallel.map_games, chunk_games=3))
+    monkeypatch.setattr(parallel, "ProcessPoolExecutor", CountingPool)
+    monkeypatch.setattr(CountingPool, "submitted", 0)
+    assert converted(SAMPLES, target, "--jobs", "2") == one_job(SAMPLES, target)
+    assert CountingPool.submitted > 409 / 3  # the 409 sample games, three games a unit at most
+
+
+def test_dask_writes_what_one_job_writes(one_job, dask_cluster):
+    address = dask_cluster.scheduler.address
+    for target in notations.TARGETS:
+        assert converted(SMALL, target, "--dask", address) == one_job(SMALL, target), target

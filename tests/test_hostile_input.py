@@ -590,16 +590,14 @@ def test_output_is_written_to_a_temporary_file_then_renamed(tmp_path, monkeypatc
     out = tmp_path / "out.ntn"
     out.write_text("old\n", encoding="utf-8")
     seen: list[tuple[str, list[str]]] = []
-    real_writer = notations.writer
+    real_write = notations.Target.write_prepared
 
-    def watching_writer(fmt: str) -> Callable:
-        def write(games: Iterator[GameRecord], stream: io.TextIOBase) -> list[str]:
-            warnings = real_writer(fmt)(games, stream)
-            seen.append((out.read_text(encoding="utf-8"), sorted(path.name for path in tmp_path.iterdir())))
-            return warnings
-        return write
+    def watching_write(target: notations.Target, games: Iterator, stream: io.TextIOBase) -> list[str]:
+        warnings = real_write(target, games, stream)
+        seen.append((out.read_text(encoding="utf-8"), sorted(path.name for path in tmp_path.iterdir())))
+        return warnings
 
-    monkeypatch.setattr(notations, "writer", watching_writer)
+    monkeypatch.setattr(notations.Target, "write_prepared", watching_write)
     result = convert(str(SAMPLE), "--to", "ntn", "-o", str(out), "--force")
     assert result.exit_code == 0, result.output
     (old_text, during), = seen
@@ -615,13 +613,11 @@ def test_a_failed_conversion_leaves_no_partial_output(tmp_path, monkeypatch, fai
     if existing:
         out.write_text("old\n", encoding="utf-8")
 
-    def failing_writer(fmt: str) -> Callable:
-        def write(games: Iterator[GameRecord], stream: io.TextIOBase) -> list[str]:
-            stream.write("(;FF[4]GM[6]" * 1000)
-            raise failure
-        return write
+    def failing_write(target: notations.Target, games: Iterator, stream: io.TextIOBase) -> list[str]:
+        stream.write("(;FF[4]GM[6]" * 1000)
+        raise failure
 
-    monkeypatch.setattr(notations, "writer", failing_writer)
+    monkeypatch.setattr(notations.Target, "write_prepared", failing_write)
     result = convert(str(SAMPLE), "--to", "sgf", "-o", str(out), *(["--force"] if existing else []))
     assert sorted(path.name for path in tmp_path.iterdir()) == (["out.sgf"] if existing else [])
     if existing:

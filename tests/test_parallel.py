@@ -292,14 +292,6 @@ def test_a_missing_dask_is_named_with_its_install_command(monkeypatch):
         run([], dask="local:1")
 
 
-@pytest.fixture(scope="module")
-def dask_cluster():
-    distributed = pytest.importorskip("dask.distributed", reason="dask is not installed: pip install -e '.[dask]'")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
-        yield client
-
-
 def test_dask_gives_the_sequential_figures(corpus, expected, expected_rows, dask_cluster):
     assert validation(corpus["generated"], dask=dask_cluster, chunk_games=4) == expected
     assert run(corpus["generated"], ROWS, dask=dask_cluster, chunk_games=4)[0] == expected_rows

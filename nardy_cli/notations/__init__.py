@@ -2,17 +2,21 @@
 
 Each notation module has ``NAME``, ``EXTENSIONS``, ``sniff(head) -> bool``,
 ``read_games(lines, source) -> Iterator[GameRecord]`` (streaming, never raising
-on bad input) and ``write_games(games, out) -> list[str]`` (warnings naming
-what the notation could not express).
+on bad input), ``TARGET``, the :class:`Target` that writes it, and
+``write_games(games, out) -> list[str]`` (warnings naming what the notation
+could not express), which is ``TARGET.write_games``.
 """
 from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from types import ModuleType
-from typing import TextIO
+from typing import Any, Generic, TextIO, TypeVar
 
 from ..record import GameRecord
+
+Prepared = TypeVar("Prepared")
 
 # Sniffing order: the most distinctive first (MAT files are .txt too).
 NAMES = ("ntn", "sgf", "jsonl", "mat")
@@ -32,9 +36,61 @@ def notation(name: str) -> ModuleType:
     return importlib.import_module(f"{__name__}.{name}")
 
 
+class GameWriter(Generic[Prepared]):
+    """Writes prepared games to one output in order, adding what depends on the games before
+    each one: its number, a separator, a match's score."""
+
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+        self.warnings: list[str] = []
+
+    def begin(self) -> None:
+        """Write what comes before the first game."""
+
+    def write(self, number: int, game: Prepared) -> None:
+        """Write ``game``, the ``number``-th of the output (counted from 1)."""
+        raise NotImplementedError
+
+    def end(self) -> list[str]:
+        """Write what comes after the last game; return the warnings of the whole output."""
+        return self.warnings
+
+    def warn(self, label: str, *messages: str) -> None:
+        """Add warnings naming their game with ``label``, such as ``game 3``."""
+        self.warnings.extend(f"{label}: {message}" for message in messages)
+
+
+@dataclass(frozen=True)
+class Target(Generic[Prepared]):
+    """How a notation is written, in two steps. ``prepare`` does the costly work of one game
+    (its text; for CSV also its replay) from the record alone: a module-level function whose
+    result pickles, so it can run in a worker process. ``writer`` makes the per-output state
+    that writes prepared games in order and adds what depends on the games before."""
+
+    prepare: Callable[[GameRecord], Prepared]
+    writer: Callable[[TextIO], GameWriter[Prepared]]
+
+    def write_games(self, games: Iterable[GameRecord], out: TextIO) -> list[str]:
+        """Write ``games`` to ``out``; return warnings naming what the notation could not express."""
+        return self.write_prepared(map(self.prepare, games), out)
+
+    def write_prepared(self, games: Iterable[Prepared], out: TextIO) -> list[str]:
+        """Write games already prepared (in any process) by ``prepare``, as :meth:`write_games` does."""
+        writer = self.writer(out)
+        writer.begin()
+        for number, game in enumerate(games, 1):
+            writer.write(number, game)
+        return writer.end()
+
+
+def target(name: str) -> Target[Any]:
+    """How to write notation ``name``; ``json`` is one JSON array, ``jsonl`` a game per line."""
+    return notation("jsonl").JSON_ARRAY if name == "json" else notation(name).TARGET
+
+
 def writer(name: str) -> Callable[[Iterable[GameRecord], TextIO], list[str]]:
-    """The function writing notation ``name``; ``json`` is one JSON array, ``jsonl`` a game per line."""
-    return notation("jsonl").write_array if name == "json" else notation(name).write_games
+    """The function writing notation ``name`` (see :func:`target`)."""
+    return target(name).write_games
 
 
 def by_extension(filename: str) -> str | None:

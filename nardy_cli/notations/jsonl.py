@@ -10,9 +10,10 @@ import json
 import re
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator
-from typing import Any, TextIO
+from typing import Any
 
 from ..record import SIDES, Action, GameRecord, PlaySyntaxError, RecordError, parse_play
+from . import GameWriter, Target
 
 NAME = "jsonl"
 EXTENSIONS = (".jsonl", ".json", ".ndjson")
@@ -238,17 +239,38 @@ def _resume(numbered: list[tuple[int, str]], starts: list[int], index: int, inde
     return starts[-1]
 
 
-def write_games(games: Iterable[GameRecord], out: TextIO) -> list[str]:
-    """One game object per line (JSON Lines)."""
-    for game in games:
-        out.write(json.dumps(game_to_dict(game), ensure_ascii=False) + "\n")
-    return []
+def json_line(record: GameRecord) -> str:
+    """The game's JSON Lines line."""
+    return json.dumps(game_to_dict(record), ensure_ascii=False) + "\n"
 
 
-def write_array(games: Iterable[GameRecord], out: TextIO) -> list[str]:
+def json_array_item(record: GameRecord) -> str:
+    """The game's object as an item of a JSON array."""
+    return json.dumps(game_to_dict(record), ensure_ascii=False, indent=2)
+
+
+class _JsonLinesWriter(GameWriter[str]):
+    """One game object per line."""
+
+    def write(self, number: int, game: str) -> None:
+        self.out.write(game)
+
+
+class _JsonArrayWriter(GameWriter[str]):
     """A JSON document: an array of game objects, written as a stream."""
-    out.write("[")
-    for index, game in enumerate(games):
-        out.write(("," if index else "") + "\n" + json.dumps(game_to_dict(game), ensure_ascii=False, indent=2))
-    out.write("\n]\n")
-    return []
+
+    def begin(self) -> None:
+        self.out.write("[")
+
+    def write(self, number: int, game: str) -> None:
+        self.out.write(("," if number > 1 else "") + "\n" + game)
+
+    def end(self) -> list[str]:
+        self.out.write("\n]\n")
+        return self.warnings
+
+
+TARGET = Target(json_line, _JsonLinesWriter)
+JSON_ARRAY = Target(json_array_item, _JsonArrayWriter)
+write_games = TARGET.write_games
+write_array = JSON_ARRAY.write_games

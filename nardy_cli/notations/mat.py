@@ -33,6 +33,7 @@ from ..record import (
     other,
     parse_play,
 )
+from . import GameWriter, Target
 
 NAME = "mat"
 EXTENSIONS = (".mat", ".txt")
@@ -454,144 +455,181 @@ def _result_of(record: GameRecord) -> tuple[str, int] | None:
     return (WHITE, white) if white else (BLACK, black)
 
 
-class _MatWriter:
+@dataclass(frozen=True)
+class MatGame:
+    """A game's MAT lines but for what depends on the games before it (the match score and the
+    game's number in its match), with the warnings of writing them."""
+
+    title: str
+    length: str
+    headers: tuple[tuple[str, str], ...]  # the match headers the game's tags give
+    stated_score: tuple[int, int] | None
+    crawford_rule: str | None
+    crawford_tag: str | None
+    outcome: tuple[str, int] | None
+    stated_number: str | None  # the Game tag, when it is a number
+    names: tuple[str, str]  # of the score line
+    rows: tuple[str, ...]  # the numbered lines of the moves
+    result_beside: str | None  # the left cell of a last line whose right cell is Black's "Wins" text
+    header_warnings: tuple[str, ...]  # each to follow "game N (White – Black): "
+    game_warnings: tuple[str, ...]
+
+
+def prepare(record: GameRecord) -> MatGame:
+    """The MAT lines of ``record`` in GNU Backgammon's layout, as far as the record alone sets them."""
+    header_warnings: list[str] = []
+    game_warnings: list[str] = []
+    length = record.tags.get("MatchLength", "0")
+    if not re.fullmatch(r"\d{1,9}", length):
+        header_warnings.append(f"match length {length!r} is not a number; written as a money game (0 point match)")
+        length = "0"
+    headers = _headers(record, header_warnings)
+    stated_score = _PAIR_RE.fullmatch(record.tags.get("Score", ""))
+    outcome = _result_of(record)
+    _check_game(record, outcome, game_warnings)
+    rows = _move_rows(record, game_warnings)
+    names = _score_line_names(record, game_warnings)
+    result_beside = rows.pop()[0] if outcome and outcome[0] == BLACK and _row_open(rows) else None
+    number = record.tags.get("Game", "")
+    return MatGame(
+        record.title(), length, tuple(headers),
+        (int(stated_score["white"]), int(stated_score["black"])) if stated_score else None,
+        record.tags.get("CrawfordRule"), record.tags.get("Crawford"), outcome, number if number.isdigit() else None,
+        names, tuple(_row_text(row_number, left, right) for row_number, (left, right) in enumerate(rows, 1)),
+        result_beside, tuple(header_warnings), tuple(game_warnings))
+
+
+class _MatWriter(GameWriter[MatGame]):
     """Writes games one after another, starting a match block whenever the match tags change."""
 
     def __init__(self, out: TextIO) -> None:
-        self.out = out
-        self.warnings: list[str] = []
+        super().__init__(out)
         self.match_key: tuple[object, ...] | None = None
         self.score = (0, 0)
         self.games_in_match = 0
-        self.games_written = 0
         self.crawford_played = False
 
-    def warn(self, label: str, message: str) -> None:
-        self.warnings.append(f"{label}: {message}")
-
-    def write_game(self, record: GameRecord) -> None:
-        self.games_written += 1
-        label = f"game {self.games_written} ({record.title()})"
-        length = record.tags.get("MatchLength", "0")
-        if not re.fullmatch(r"\d{1,9}", length):
-            self.warn(label, f"match length {length!r} is not a number; written as a money game (0 point match)")
-            length = "0"
-        self.start_match_if_new(self.headers(record, label), length, label)
+    def write(self, number: int, game: MatGame) -> None:
+        label = f"game {number} ({game.title})"
+        self.warn(label, *game.header_warnings)
+        self.start_match_if_new(game, label)
         self.games_in_match += 1
-        stated_score = _PAIR_RE.fullmatch(record.tags.get("Score", ""))
-        score = (int(stated_score["white"]), int(stated_score["black"])) if stated_score else self.score
-        self.check_crawford(record, score, length, label)
-        outcome = _result_of(record)
-        self.check_game(record, outcome, label)
-        rows = self.move_rows(record, label)
-        result_lines = []
-        if outcome:
-            winner, points = outcome
-            text = _wins_text(points, score[0 if winner == WHITE else 1], int(length))
-            if winner == BLACK and _row_open(rows):
-                rows[-1][1] = text
+        score = game.stated_score or self.score
+        self.check_crawford(game, score, label)
+        self.warn(label, *game.game_warnings)
+        lines = [f" Game {game.stated_number or self.games_in_match}",
+                 " " + f"{game.names[0]} : {score[0]}".ljust(30) + f" {game.names[1]} : {score[1]}", *game.rows]
+        if game.outcome:
+            winner, points = game.outcome
+            text = _wins_text(points, score[0 if winner == WHITE else 1], int(game.length))
+            if game.result_beside is not None:
+                lines.append(_row_text(len(game.rows) + 1, game.result_beside, text))
             else:
-                result_lines.append((_LEFT_RESULT_INDENT if winner == WHITE else _RIGHT_RESULT_INDENT) + text)
+                lines.append((_LEFT_RESULT_INDENT if winner == WHITE else _RIGHT_RESULT_INDENT) + text)
             self.score = (score[0] + points, score[1]) if winner == WHITE else (score[0], score[1] + points)
-        number = record.tags.get("Game", "")
-        lines = [f" Game {number if number.isdigit() else self.games_in_match}", self.score_line(record, score, label)]
-        lines += [_row_text(row_number, left, right) for row_number, (left, right) in enumerate(rows, 1)]
-        self.out.write("\n".join(lines + result_lines) + "\n\n")
+        self.out.write("\n".join(lines) + "\n\n")
 
-    def headers(self, record: GameRecord, label: str) -> list[tuple[str, str]]:
-        headers = []
-        for tag, value in record.tags.items():
-            if tag in UNWRITABLE_TAGS:
-                self.warn(label, f"tag {tag} ({value!r}) cannot be expressed: a MAT game starts from the standard "
-                                 "position")
-            elif tag not in GAME_TAGS:
-                if "\n" in value or "\r" in value:
-                    self.warn(label, f"tag {tag}: line breaks in its value written as spaces")
-                    value = " ".join(value.splitlines())
-                headers.append(_header_of_tag(tag, value))
-        if "Variant" not in record.tags:
-            headers.append(_header_of_tag("Variant", record.variant))
-        return headers
-
-    def start_match_if_new(self, headers: list[tuple[str, str]], length: str, label: str) -> None:
-        key = (tuple(headers), length)
+    def start_match_if_new(self, game: MatGame, label: str) -> None:
+        key = (game.headers, game.length)
         if key == self.match_key:
             return
         if self.match_key is not None:
             self.warn(label, "its match tags differ from the game before, so it starts a second match in the "
                              "file; GNU Backgammon imports only the first match of a file")
         self.match_key, self.score, self.games_in_match, self.crawford_played = key, (0, 0), 0, False
-        for key_name, value in headers:
+        for key_name, value in game.headers:
             self.out.write(f'; [{key_name} "{value}"]\n')
-        self.out.write(f"\n {length} point match\n\n")
+        self.out.write(f"\n {game.length} point match\n\n")
 
-    def check_crawford(self, record: GameRecord, score: tuple[int, int], length: str, label: str) -> None:
+    def check_crawford(self, game: MatGame, score: tuple[int, int], label: str) -> None:
         """Warn when the record's Crawford tag is not what a reader will infer from the scores."""
-        implied = not self.crawford_played and _is_crawford_game(score, length, record.tags.get("CrawfordRule"))
+        implied = not self.crawford_played and _is_crawford_game(score, game.length, game.crawford_rule)
         self.crawford_played = self.crawford_played or implied
-        stated = record.tags.get("Crawford")
+        stated = game.crawford_tag
         if stated is not None and (stated == "yes") != implied:
             self.warn(label, f"Crawford tag {stated!r} cannot be expressed: MAT readers infer the Crawford game "
                              f"from the scores, and this game is {'' if implied else 'not '}the Crawford game")
 
-    def check_game(self, record: GameRecord, outcome: tuple[str, int] | None, label: str) -> None:
-        """Warn about what this game holds that MAT cannot say."""
-        if record.comments or any(action.comments for action in record.actions):
-            self.warn(label, "comments dropped: MAT has no comments")
-        if outcome is None:
-            self.warn(label, f"result {record.result!r} cannot be written: MAT states a result only as one side's "
-                             "'Wins N points'")
-        stated = record.tags.get("Result")
-        if stated is not None and stated != record.result:
-            self.warn(label, f"Result tag {stated!r} dropped: MAT keeps only the result {record.result!r}")
-        termination = record.tags.get("Termination")
-        if outcome and termination is not None:
-            implied = _termination_of(record.actions, outcome[0])
-            if termination != implied:
-                self.warn(label, f"termination {termination!r} cannot be expressed: the MAT text implies "
-                                 f"{implied or 'a game played out'}")
 
-    def score_line(self, record: GameRecord, score: tuple[int, int], label: str) -> str:
-        names = []
-        for side in ("White", "Black"):
-            name = record.tags.get(side, "")
-            rating = record.tags.get(side + "Rating")
-            if rating and rating != _rating_from_elo(record.tags.get(side + "Elo")):
-                if _split_rating(f"{name},{rating}") == (name, rating):
-                    name = f"{name},{rating}"
-                else:
-                    self.warn(label, f"{side}Rating {rating!r} cannot be written: the score line holds only "
-                                     "'name,number'")
-            names.append(name)
-        return " " + f"{names[0]} : {score[0]}".ljust(30) + f" {names[1]} : {score[1]}"
+TARGET = Target(prepare, _MatWriter)
+write_games = TARGET.write_games
 
-    def move_rows(self, record: GameRecord, label: str) -> list[list[str | None]]:
-        """The cells of the numbered lines: left White, right Black, a side's next cell below its last."""
-        rows: list[list[str | None]] = []
-        cube = 1
-        for action, previous in zip(record.actions, (None, *record.actions)):
-            if action.kind == "resign":
-                continue  # the result cell says it
-            if action.kind == "take" and previous and previous.kind == "beaver":
-                continue  # the doubler's next roll takes a beaver
-            if action.kind == "roll":
-                if action.dice is None:
-                    self.warn(label, f"a roll of {SIDE_NAMES[action.side]} without dice cannot be written; left out")
-                    continue
-                cell = f"{action.dice[0]}{action.dice[1]}: " + _play_text(action)
-            elif action.kind in ("double", "beaver"):
-                cube = action.value or 2 * cube
-                cell = f" {'Doubles' if action.kind == 'double' else 'Beavers'} => {cube}"
-            elif action.kind in ("take", "drop"):
-                cell = f" {action.kind.capitalize()}s"
+
+def _headers(record: GameRecord, warnings: list[str]) -> list[tuple[str, str]]:
+    headers = []
+    for tag, value in record.tags.items():
+        if tag in UNWRITABLE_TAGS:
+            warnings.append(f"tag {tag} ({value!r}) cannot be expressed: a MAT game starts from the standard position")
+        elif tag not in GAME_TAGS:
+            if "\n" in value or "\r" in value:
+                warnings.append(f"tag {tag}: line breaks in its value written as spaces")
+                value = " ".join(value.splitlines())
+            headers.append(_header_of_tag(tag, value))
+    if "Variant" not in record.tags:
+        headers.append(_header_of_tag("Variant", record.variant))
+    return headers
+
+
+def _check_game(record: GameRecord, outcome: tuple[str, int] | None, warnings: list[str]) -> None:
+    """Warn about what this game holds that MAT cannot say."""
+    if record.comments or any(action.comments for action in record.actions):
+        warnings.append("comments dropped: MAT has no comments")
+    if outcome is None:
+        warnings.append(f"result {record.result!r} cannot be written: MAT states a result only as one side's "
+                        "'Wins N points'")
+    stated = record.tags.get("Result")
+    if stated is not None and stated != record.result:
+        warnings.append(f"Result tag {stated!r} dropped: MAT keeps only the result {record.result!r}")
+    termination = record.tags.get("Termination")
+    if outcome and termination is not None:
+        implied = _termination_of(record.actions, outcome[0])
+        if termination != implied:
+            warnings.append(f"termination {termination!r} cannot be expressed: the MAT text implies "
+                            f"{implied or 'a game played out'}")
+
+
+def _score_line_names(record: GameRecord, warnings: list[str]) -> tuple[str, str]:
+    """White's and Black's names as the score line gives them, with a rating the Elo tag does not give."""
+    names = []
+    for side in ("White", "Black"):
+        name = record.tags.get(side, "")
+        rating = record.tags.get(side + "Rating")
+        if rating and rating != _rating_from_elo(record.tags.get(side + "Elo")):
+            if _split_rating(f"{name},{rating}") == (name, rating):
+                name = f"{name},{rating}"
             else:
-                self.warn(label, f"action {action.kind!r} cannot be written; left out")
+                warnings.append(f"{side}Rating {rating!r} cannot be written: the score line holds only 'name,number'")
+        names.append(name)
+    return names[0], names[1]
+
+
+def _move_rows(record: GameRecord, warnings: list[str]) -> list[list[str | None]]:
+    """The cells of the numbered lines: left White, right Black, a side's next cell below its last."""
+    rows: list[list[str | None]] = []
+    cube = 1
+    for action, previous in zip(record.actions, (None, *record.actions)):
+        if action.kind == "resign":
+            continue  # the result cell says it
+        if action.kind == "take" and previous and previous.kind == "beaver":
+            continue  # the doubler's next roll takes a beaver
+        if action.kind == "roll":
+            if action.dice is None:
+                warnings.append(f"a roll of {SIDE_NAMES[action.side]} without dice cannot be written; left out")
                 continue
-            if action.side == BLACK and _row_open(rows):
-                rows[-1][1] = cell
-            else:
-                rows.append([cell, None] if action.side == WHITE else [None, cell])
-        return rows
+            cell = f"{action.dice[0]}{action.dice[1]}: " + _play_text(action)
+        elif action.kind in ("double", "beaver"):
+            cube = action.value or 2 * cube
+            cell = f" {'Doubles' if action.kind == 'double' else 'Beavers'} => {cube}"
+        elif action.kind in ("take", "drop"):
+            cell = f" {action.kind.capitalize()}s"
+        else:
+            warnings.append(f"action {action.kind!r} cannot be written; left out")
+            continue
+        if action.side == BLACK and _row_open(rows):
+            rows[-1][1] = cell
+        else:
+            rows.append([cell, None] if action.side == WHITE else [None, cell])
+    return rows
 
 
 def _play_text(action: Action) -> str:
@@ -616,11 +654,3 @@ def _row_text(number: int, left: str | None, right: str | None) -> str:
     left = left or ""
     gap = " " if len(left) < _LEFT_WIDTH else "  "  # the cells need two spaces between them
     return f"{number:3d}) {left.ljust(_LEFT_WIDTH)}{gap}{right or ''}".rstrip()
-
-
-def write_games(games: Iterable[GameRecord], out: TextIO) -> list[str]:
-    """Write games as MAT text in GNU Backgammon's layout; return warnings naming what MAT could not hold."""
-    writer = _MatWriter(out)
-    for record in games:
-        writer.write_game(record)
-    return writer.warnings

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from itertools import accumulate
 from typing import TextIO
 
+from nardy_cli.notations import GameWriter, Target
 from nardy_cli.record import SIDES, Action, GameRecord, PlaySyntaxError, RecordError, parse_play
 
 NAME = "ntn"
@@ -364,28 +365,55 @@ class _Reader:
 # --- writer ------------------------------------------------------------------------
 
 
-def write_games(games: Iterable[GameRecord], out: TextIO) -> list[str]:
-    """Write games in the canonical NTN layout; return warnings about what NTN could not keep."""
+@dataclass(frozen=True)
+class NtnGame:
+    """A game's NTN text, and what the writer needs to know of it to join it to the games around it."""
+
+    text: str | None  # None: the game is empty and is not written
+    tagged: bool
+    has_result: bool
+    has_tags_or_actions: bool
+    warnings: tuple[str, ...]  # each to follow "game N: "
+
+
+def prepare(game: GameRecord) -> NtnGame:
+    """The NTN text of ``game`` in the canonical layout."""
     warnings: list[str] = []
-    previous: GameRecord | None = None
-    for index, game in enumerate(games, 1):
-        if not (game.tags or game.actions or game.comments or game.result is not None):
-            warnings.append(f"game {index} is empty and is not written")
-            continue
+    empty = not (game.tags or game.actions or game.comments or game.result is not None)
+    text = None if empty else "".join(line + "\n" for line in _game_lines(game, warnings))
+    return NtnGame(text, bool(game.tags), game.result is not None, bool(game.tags or game.actions), tuple(warnings))
+
+
+class _NtnWriter(GameWriter[NtnGame]):
+    """Games separated by a blank line; warns where a reader would join a game to the one before."""
+
+    def __init__(self, out: TextIO) -> None:
+        super().__init__(out)
+        self.previous: NtnGame | None = None
+
+    def write(self, number: int, game: NtnGame) -> None:
+        if game.text is None:
+            self.warnings.append(f"game {number} is empty and is not written")
+            return
+        previous = self.previous
         if previous is not None:
-            if previous.result is None and (not game.tags or not (previous.tags or previous.actions)):
-                warnings.append(f"game {index} follows a game without a result and will be read as part of it")
-            out.write("\n")
-        out.write("".join(line + "\n" for line in _game_lines(game, index, warnings)))
-        previous = game
-    return warnings
+            if not previous.has_result and (not game.tagged or not previous.has_tags_or_actions):
+                self.warnings.append(f"game {number} follows a game without a result and will be read as part of it")
+            self.out.write("\n")
+        self.out.write(game.text)
+        self.warn(f"game {number}", *game.warnings)
+        self.previous = game
 
 
-def _game_lines(game: GameRecord, index: int, warnings: list[str]) -> list[str]:
-    lines = [_tag_text(name, value, index, warnings) for name, value in game.tags.items()]
+TARGET = Target(prepare, _NtnWriter)
+write_games = TARGET.write_games
+
+
+def _game_lines(game: GameRecord, warnings: list[str]) -> list[str]:
+    lines = [_tag_text(name, value, warnings) for name, value in game.tags.items()]
     lines = [line for line in lines if line]
     movetext = [f"{{ {_escape_comment(text)} }}" for text in game.comments]
-    movetext += _movetext_lines(game.actions, index, warnings)
+    movetext += _movetext_lines(game.actions, warnings)
     if game.result is not None:
         movetext.append(game.result)
     if lines and movetext:
@@ -393,12 +421,12 @@ def _game_lines(game: GameRecord, index: int, warnings: list[str]) -> list[str]:
     return lines + movetext
 
 
-def _tag_text(name: str, value: str, index: int, warnings: list[str]) -> str:
+def _tag_text(name: str, value: str, warnings: list[str]) -> str:
     if not re.fullmatch(_TAG_NAME, name):
-        warnings.append(f"game {index}: tag name {name!r} is not letters, digits and _; the tag is left out")
+        warnings.append(f"tag name {name!r} is not letters, digits and _; the tag is left out")
         return ""
     if re.search(r"[\r\n]", value):
-        warnings.append(f"game {index}: tag {name} spans lines; written on one line")
+        warnings.append(f"tag {name} spans lines; written on one line")
         value = re.sub(r"[\r\n]+", " ", value)
     escaped = value.replace("\\", "\\\\").replace('"', '\\"')
     return f'[{name} "{escaped}"]'
@@ -410,13 +438,13 @@ def _escape_comment(text: str) -> str:
     return re.sub(r"(?m)^(\s*)\[", r"\1\\[", escaped)
 
 
-def _movetext_lines(actions: list[Action], index: int, warnings: list[str]) -> list[str]:
+def _movetext_lines(actions: list[Action], warnings: list[str]) -> list[str]:
     """One row per move number: White's cell padded to a column, then Black's cell."""
     lines: list[str] = []
     open_row: tuple[int, str] | None = None  # a White cell that Black's cell may still join
     previous: Cell | None = None
     for action in actions:
-        text = _action_text(action, index, warnings)
+        text = _action_text(action, warnings)
         if text is None:
             continue
         cell = _writer_cell(action, previous)
@@ -452,18 +480,18 @@ def _writer_cell(action: Action, previous: Cell | None) -> Cell:
     return cell if cell[1] == column else _following(cell)
 
 
-def _action_text(action: Action, index: int, warnings: list[str]) -> str | None:
+def _action_text(action: Action, warnings: list[str]) -> str | None:
     """The cell text of an action, or None (with a warning) when NTN cannot write it."""
     if action.kind == "roll":
         if action.dice is None:
-            warnings.append(f"game {index}: a roll of {action.side} without dice is left out")
+            warnings.append(f"a roll of {action.side} without dice is left out")
             return None
         return f"{action.dice[0]}{action.dice[1]}: {action.play_text}"
     if action.kind not in CUBE_WORDS:
-        warnings.append(f"game {index}: action {action.kind!r} is not an NTN action; left out")
+        warnings.append(f"action {action.kind!r} is not an NTN action; left out")
         return None
     if action.kind in VALUED_WORDS and action.value is not None:
         if action.value >= 1:
             return f"{action.kind} {action.value}"
-        warnings.append(f"game {index}: {action.kind} value {action.value} is not a positive number; left out")
+        warnings.append(f"{action.kind} value {action.value} is not a positive number; left out")
     return action.kind

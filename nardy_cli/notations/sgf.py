@@ -19,9 +19,9 @@ import itertools
 import re
 from collections.abc import Generator, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import TextIO
 
 from nardy_cli import __version__
+from nardy_cli.notations import GameWriter, Target
 from nardy_cli.position import CHECKERS, Position, PositionError, default_first, opposite_point
 from nardy_cli.record import (
     BAR,
@@ -878,8 +878,8 @@ class _PlayTracker:
         return steps, assigned is not None
 
 
-class _GameWriter:
-    """Writes one record; ``warnings`` name what it could not express."""
+class _GameTree:
+    """The SGF text of one record; ``warnings`` name what it could not express."""
 
     def __init__(self, record: GameRecord) -> None:
         self.record = record
@@ -1107,14 +1107,29 @@ class _GameWriter:
                        + point_to_letter(end, action.side, self.variant) for start, end in steps)
 
 
-def write_games(games: Iterable[GameRecord], out: TextIO) -> list[str]:
-    """Write ``games`` as GNU Backgammon SGF, one game tree each.
+@dataclass(frozen=True)
+class SgfGame:
+    """A game's SGF tree, and the warnings of writing it."""
 
-    Returns one warning for each thing that could not be expressed, naming the game.
-    """
-    warnings: list[str] = []
-    for number, record in enumerate(games, 1):
-        writer = _GameWriter(record)
-        out.write(writer.text())
-        warnings.extend(f"game {number} ({record.title()}): {message}" for message in writer.warnings)
-    return warnings
+    text: str
+    title: str
+    warnings: tuple[str, ...]  # each to follow "game N (White – Black): "
+
+
+def prepare(record: GameRecord) -> SgfGame:
+    """The GNU Backgammon SGF game tree of ``record``."""
+    tree = _GameTree(record)
+    text = tree.text()
+    return SgfGame(text, record.title(), tuple(tree.warnings))
+
+
+class _SgfWriter(GameWriter[SgfGame]):
+    """One game tree after another; each warning names its game."""
+
+    def write(self, number: int, game: SgfGame) -> None:
+        self.out.write(game.text)
+        self.warn(f"game {number} ({game.title})", *game.warnings)
+
+
+TARGET = Target(prepare, _SgfWriter)
+write_games = TARGET.write_games
