@@ -240,12 +240,19 @@ def transport(base: Path, games: int = 200) -> None:
           f"raw lines: pickle {line_dump:.3f} + unpickle {line_load:.3f} ({len(packed_lines) / games:.0f} B)")
 
 
-def per_turn(long_base: Path, short_base: Path) -> None:
-    """Long against short nardy: validate's turns/s on one worker over the two bases."""
-    runs = {variant: timed("validate", path, 1, None) for variant, path in (("long", long_base), ("short", short_base))}
-    for variant, run in runs.items():
-        print(run.text(variant), flush=True)
-    ratio = runs["short"].turns / runs["short"].seconds / (runs["long"].turns / runs["long"].seconds)
+def per_turn(long_base: Path, short_base: Path, rounds: int = 3) -> None:
+    """Long against short nardy: validate's turns/s on one worker over the two bases, run in
+    alternation ``rounds`` times each; the fastest run of each is compared (the least disturbed by
+    other jobs on a shared machine)."""
+    runs: dict[str, list[Run]] = {"long": [], "short": []}
+    for _ in range(rounds):
+        for variant, path in (("long", long_base), ("short", short_base)):
+            runs[variant].append(timed("validate", path, 1, None))
+    best = {variant: min(variant_runs, key=lambda run: run.seconds / run.turns) for variant, variant_runs in runs.items()}
+    for variant, run in best.items():
+        spread = sorted(round(r.turns / r.seconds) for r in runs[variant])
+        print(run.text(variant, f"  (turns/s of the {rounds} runs: {', '.join(map(str, spread))})"), flush=True)
+    ratio = best["short"].turns / best["short"].seconds / (best["long"].turns / best["long"].seconds)
     print(f"  a long-nardy turn costs {ratio:.2f}x a short-nardy turn (goal: at most 1)")
 
 
