@@ -115,14 +115,18 @@ def timed(task: str, path: Path, jobs: int, counts: tuple[int, int] | None) -> R
     if task == "validate":
         arguments = ["validate", "--format", "json", "--jobs", str(jobs), str(path)]
     else:
-        arguments = ["stats", "-q", "--format", "json", "--jobs", str(jobs), str(path)]
+        arguments = ["stats", "-q", "--by", "variant", "--format", "json", "--jobs", str(jobs), str(path)]
     with tempfile.TemporaryDirectory() as folder:
         if task == "stats-parquet":
             arguments += ["--parquet", folder]
         seconds, cpu, peak_rss, peak_pss, output = command_run(arguments)
     if counts is None:
-        summary = json.loads(output)
-        counts = summary["games"], summary["turns"]
+        if task == "validate":
+            summary = json.loads(output)
+            counts = summary["games"], summary["turns"]
+        else:  # one row a variant: its games and mean length
+            rows = json.loads(output)["summary"]
+            counts = sum(row["games"] for row in rows), round(sum(row["games"] * row["mean_turns"] for row in rows))
     return Run(*counts, seconds, cpu, peak_rss, peak_pss, output)
 
 
