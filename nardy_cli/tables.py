@@ -15,13 +15,13 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import ExitStack, contextmanager
 from typing import Any, TextIO
 
-from .output import OutputError, atomic_output
 from .aggregates import FINDING_COLUMNS, GAME_COLUMNS, TURN_COLUMNS, GameStats
+from .output import OutputError, atomic_output
+from .parallel import DASK_HINT
 
-FORMATS = ("csv", "parquet")
 TABLES = {"games": GAME_COLUMNS, "turns": TURN_COLUMNS, "findings": FINDING_COLUMNS}
 BATCH_ROWS = 10_000
-PARQUET_HINT = "pip install 'nardy-cli[dask]'"
+NO_PYARROW = f"Parquet files need pyarrow: {DASK_HINT}"
 REPORT_PAGE = "report.html"  # a folder holding it holds a report (see nardy_cli.report)
 
 
@@ -80,6 +80,9 @@ class _ParquetTable(_Table):
         self.writer.close()
 
 
+FORMATS: dict[str, type[_Table]] = {"csv": _CsvTable, "parquet": _ParquetTable}
+
+
 def _check_pyarrow() -> None:
     """Fail before a long run when Parquet cannot be written, without importing pyarrow yet."""
     try:
@@ -87,14 +90,21 @@ def _check_pyarrow() -> None:
     except ValueError:  # None in sys.modules: importing it fails too
         found = False
     if not found:
-        raise OutputError(f"Parquet files need pyarrow: {PARQUET_HINT}")
+        raise OutputError(NO_PYARROW)
 
 
 def _pyarrow() -> tuple[Any, Any]:
     try:
         return importlib.import_module("pyarrow"), importlib.import_module("pyarrow.parquet")
     except ImportError:
-        raise OutputError(f"Parquet files need pyarrow: {PARQUET_HINT}") from None
+        raise OutputError(NO_PYARROW) from None
+
+
+def _make_folder(folder: str | Path) -> None:
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as error:
+        raise OutputError(f"{folder}: cannot make the folder: {error.strerror or error}") from None
 
 
 def report_folder(out_dir: str | Path, *, force: bool = False) -> Path:
@@ -104,10 +114,7 @@ def report_folder(out_dir: str | Path, *, force: bool = False) -> Path:
     folder = Path(out_dir)
     if (folder / REPORT_PAGE).exists() and not force:
         raise OutputError(f"{folder}: already holds a report; add --force to replace it")
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise OutputError(f"{folder}: cannot make the folder: {error.strerror or error}") from None
+    _make_folder(folder)
     return folder
 
 
@@ -120,18 +127,16 @@ def table_files(directory: str, fmt: str, *, force: bool = False) -> Iterator[Ca
     file is replaced only with ``force``. The turn rows are the :class:`GameStats`' own: build
     them ``with_turns``.
     """
+    table = FORMATS[fmt]
     if fmt == "parquet":
         _check_pyarrow()
-    try:
-        os.makedirs(directory, exist_ok=True)
-    except OSError as error:
-        raise OutputError(f"{directory}: cannot make the folder: {error.strerror or error}") from None
+    _make_folder(directory)
     with ExitStack() as stack:
         writers = {}
         for name, columns in TABLES.items():
             handle = stack.enter_context(atomic_output(os.path.join(directory, f"{name}.{fmt}"), force=force,
                                                        newline=""))
-            writers[name] = (_CsvTable if fmt == "csv" else _ParquetTable)(handle, columns)
+            writers[name] = table(handle, columns)
 
         def add(stats: GameStats) -> None:
             writers["games"].add([stats.game])
