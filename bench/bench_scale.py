@@ -140,7 +140,8 @@ def compare_jobs(task: str, path: Path, jobs: list[int], counts: tuple[int, int]
     """Print one line a number of workers, with the speed-up against the first and against linear."""
     runs: list[Run] = []
     for count in jobs:
-        run = timed(task, path, count, counts or (runs and (runs[0].games, runs[0].turns)) or None)
+        run = timed(task, path, count, counts)
+        counts = counts or (run.games, run.turns)
         speedup = ""
         if runs:
             factor = runs[0].seconds / run.seconds
@@ -286,8 +287,8 @@ def main() -> None:
         counts = None
         for task in args.tasks.split(","):
             print(f" nardy {task}:")
-            counts = compare_jobs(task, path, jobs, counts)[0]
-            counts = (counts.games, counts.turns)
+            first = compare_jobs(task, path, jobs, counts)[0]
+            counts = (first.games, first.turns)
 
 
 if __name__ == "__main__":
