@@ -22,6 +22,10 @@ import base64
 import re
 from dataclasses import dataclass
 from enum import IntEnum
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .position import Position
 
 Side = tuple[int, ...]
 """A side's 26 counts: [0] borne off, [1..24] points in its own numbering, [25] bar."""
@@ -458,7 +462,7 @@ def parse_xgid(text: str) -> XGID:
         raise ValueError(f"XGID {text!r} is not valid: {exc}") from exc
 
 
-def short_position(text: str) -> "Position":
+def short_position(text: str) -> Position:
     """A short-nardy :class:`~nardy_cli.position.Position` from a GNU Backgammon Position ID
     or an XGID: the player on roll is White; an XGID's cube comes along (X = White
     when it owns the cube and is on roll)."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from .record import BAR, BLACK, OFF, SIDE_NAMES, SIDES, WHITE, other
+from .record import BAR, BLACK, OFF, SIDE_NAMES, SIDES, WHITE
 
 CHECKERS = 15
 Board = tuple[int, ...]
