@@ -15,7 +15,7 @@ from typing import Any
 
 from .corpus import CorpusGame
 from .record import BLACK, WHITE
-from .replay import GameReplay
+from .replay import GameReplay, first_roll_not_double
 from .validate import finding_dict
 
 GROUPINGS = ("player", "event", "variant", "file")
@@ -83,18 +83,11 @@ def game_row(game: CorpusGame, result: GameReplay) -> dict[str, Any]:
     return row
 
 
-def _first_roll_not_double(game: CorpusGame, result: GameReplay) -> bool:
-    """Whether the rules forbid the game's first roll to be a double (short nardy, long nardy with
-    ``opening=play``): such a roll is no free roll, and dice fairness leaves it out."""
-    rules = result.rules
-    return not game.record.tags.get("Position") and (rules.variant == "short" or rules.opening == "play")
-
-
 def turn_rows(game: CorpusGame, result: GameReplay) -> list[dict[str, Any]]:
     """The rows of the per-turn table for one game (see :data:`TURN_COLUMNS`); ``opening`` marks a
     first roll that could not be a double."""
     record = game.record
-    opening = _first_roll_not_double(game, result)
+    opening = first_roll_not_double(record, result.rules)
     rows = []
     for turn in result.turns:
         white, black = turn.after.pips(WHITE), turn.after.pips(BLACK)
@@ -116,7 +109,7 @@ def roll_class(first: int, second: int) -> int:
 def game_rolls(game: CorpusGame, result: GameReplay) -> dict[str, tuple[int, ...]]:
     """Each side's free rolls in one game, counted by roll class (:data:`ROLL_CLASSES`)."""
     counts = {side: [0] * len(ROLL_CLASSES) for side in SIDE_KEYS}
-    skip_first = _first_roll_not_double(game, result)
+    skip_first = first_roll_not_double(game.record, result.rules)  # no free roll: not a test of the dice
     for turn in result.turns:
         if not (skip_first and turn.turn == 1):
             counts[turn.side][roll_class(*turn.dice)] += 1

@@ -99,6 +99,12 @@ def action_text(action: Action) -> str:
     return action.kind + (f" {action.value}" if action.value is not None else "")
 
 
+def first_roll_not_double(record: GameRecord, rules: Rules) -> bool:
+    """Whether the game's first roll may not be a double: short nardy, and long nardy with
+    ``opening=play``, unless the game starts from a ``Position`` tag."""
+    return not record.tags.get("Position") and (rules.variant == "short" or rules.opening == "play")
+
+
 class _Replayer:
     """The state of one game's replay; see :func:`replay`."""
 
@@ -238,11 +244,12 @@ class _Replayer:
             self.extra_roll_for = other(winner)
 
     def check_opening(self, action: Action) -> None:
-        if action.dice is None or action.dice[0] != action.dice[1] or self.record.tags.get("Position"):
+        doubled = action.dice is not None and action.dice[0] == action.dice[1]
+        if not (doubled and first_roll_not_double(self.record, self.rules)):
             return
         if self.rules.variant == "short":
             self.finding(Finding("opening", "the opening roll of short nardy cannot be a double"), action)
-        elif self.rules.opening == "play":
+        else:
             self.finding(Finding("opening", "the opening dice are the first roll and cannot be a double",
                                  self.rules.describe("opening")), action)
 
