@@ -14,15 +14,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from .corpus import CorpusGame
+from .matches import MatchChecker, MatchGame, match_game
 from .record import BLACK, WHITE
 from .replay import GameReplay, first_roll_not_double
 from .validate import finding_dict
 
-GROUPINGS = ("player", "event", "variant", "file")
+GROUPINGS = ("player", "event", "variant", "file", "match")
+MONEY = "(money)"  # the match group of money games
 SCORED = ("oin", "mars", "home-mars", "koks")
 OUTCOMES = SCORED + ("resign", "drop", "draw", "unfinished")
 SIDE_KEYS = {WHITE: "white", BLACK: "black"}  # per-side column suffixes and label keys
 FINDINGS_KEPT = 500  # findings a report lists; the rest are only counted
+MATCHES_KEPT = 500  # matches a report lists; matches.csv has them all
 
 # Unordered roll classes (11, 21, 22, ..., 66).
 ROLL_CLASSES = tuple(f"{high}{low}" for high in range(1, 7) for low in range(1, high + 1))
@@ -43,6 +46,10 @@ TURN_COLUMNS: dict[str, str] = {
 FINDING_COLUMNS: dict[str, str] = {  # the objects of nardy validate --format json
     "path": "str", "game": "int", "turn": "int", "move_number": "int", "side": "str", "line": "int",
     "column": "int", "code": "str", "message": "str", "option": "str", "action": "str", "rules": "str",
+}
+MATCH_COLUMNS: dict[str, str] = {  # see nardy_cli.matches.Match.row
+    "file": "str", "first_game": "int", "player1": "str", "player2": "str", "length": "int", "games": "int",
+    "final_score": "str", "winner": "str", "complete": "bool", "crawford_game": "int", "findings": "int",
 }
 
 # --- per-game and per-turn rows ----------------------------------------------------------
@@ -123,6 +130,7 @@ class GameStats:
 
     game: dict[str, Any]
     rolls: dict[str, tuple[int, ...]]
+    match: MatchGame
     findings: tuple[dict[str, Any], ...] = ()
     turns: tuple[dict[str, Any], ...] = ()
 
@@ -130,7 +138,8 @@ class GameStats:
 def game_stats(game: CorpusGame, result: GameReplay, *, with_turns: bool = False) -> GameStats:
     """The :class:`GameStats` of one replayed game; its turn rows only ``with_turns``."""
     return GameStats(game_row(game, result), game_rolls(game, result),
-                     tuple(finding_dict(game, result, finding) for finding in result.findings),
+                     match_game(game.source, game.index, game.record, result),
+                     tuple(finding_dict(game, str(result.rules), finding) for finding in result.findings),
                      tuple(turn_rows(game, result)) if with_turns else ())
 
 
@@ -187,6 +196,8 @@ class Aggregates:
         self.rolls: dict[str, list[int]] = {}  # by player
         self.games = self.turns = self.legal = self.findings = 0
         self.first_findings: list[dict[str, Any]] = []  # the first FINDINGS_KEPT, for reports
+        self.checker = MatchChecker()
+        self.first_matches: list[dict[str, Any]] = []  # the first MATCHES_KEPT, for reports
 
     def _totals(self, by: str, key: Any) -> GroupTotals:
         group = self.groups[by]
@@ -195,8 +206,30 @@ class Aggregates:
             totals = group[key] = GroupTotals()
         return totals
 
-    def add(self, stats: GameStats) -> None:
-        """Count one game."""
+    def add(self, stats: GameStats) -> tuple[tuple[dict[str, Any], ...], list[dict[str, Any]]]:
+        """Count one game (games come in corpus order); return the findings of its match (each
+        like a row of :data:`FINDING_COLUMNS`) and the rows of the matches that it shows to have
+        ended (:data:`MATCH_COLUMNS`)."""
+        found = [finding_dict(where, where.rules, finding) for where, finding in self.checker.add(stats.match)
+                 if finding.code != "note"]
+        match = self.checker.current
+        key = f"{match.source}:{match.first_game} ({match.players[0]} – {match.players[1]})" if match else MONEY
+        self._count(stats, key, found)
+        return tuple(found), self._ended()
+
+    def close(self) -> list[dict[str, Any]]:
+        """The rows of the matches still open once every game is in."""
+        self.checker.close()
+        return self._ended()
+
+    def _ended(self) -> list[dict[str, Any]]:
+        rows = [match.row() for match in self.checker.ended()]
+        room = MATCHES_KEPT - len(self.first_matches)
+        if room > 0:
+            self.first_matches.extend(rows[:room])
+        return rows
+
+    def _count(self, stats: GameStats, match: str, match_findings: list[dict[str, Any]]) -> None:
         row = stats.game
         winner, first_mover, outcome, turns = row["winner"], row["first_mover"], row["outcome"], row["turns"]
         for side, name in SIDE_KEYS.items():
@@ -208,16 +241,26 @@ class Aggregates:
                 for index, count in enumerate(stats.rolls[side]):
                     counts[index] += count
         known = first_mover is not None
-        for by in ("event", "variant", "file"):
-            self._totals(by, row[by]).add(winner == WHITE, outcome, known, known and winner == first_mover,
+        for by, key in (("event", row["event"]), ("variant", row["variant"]), ("file", row["file"]),
+                        ("match", match)):
+            self._totals(by, key).add(winner == WHITE, outcome, known, known and winner == first_mover,
                                           turns, row["pips_lost"])
         self.games += 1
         self.turns += turns
-        self.legal += row["findings"] == 0
-        self.findings += len(stats.findings)
+        self.legal += row["findings"] == 0 and not match_findings
+        findings = stats.findings + tuple(match_findings)
+        self.findings += len(findings)
         room = FINDINGS_KEPT - len(self.first_findings)
         if room > 0:
-            self.first_findings.extend(stats.findings[:room])
+            self.first_findings.extend(findings[:room])
+
+    @property
+    def matches(self) -> int:
+        return self.checker.matches
+
+    @property
+    def complete_matches(self) -> int:
+        return self.checker.complete
 
     def lengths(self, by: str = "variant") -> dict[Any, Counter[int]]:
         """Game lengths per ``by`` group: how many games had each number of turns."""
@@ -229,4 +272,5 @@ def aggregate(pairs: Iterable[tuple[CorpusGame, GameReplay]]) -> Aggregates:
     aggregates = Aggregates()
     for game, result in pairs:
         aggregates.add(game_stats(game, result))
+    aggregates.close()
     return aggregates

@@ -22,8 +22,8 @@ from .record import GameRecord
 from .rules import Rules, RulesError, check_overrides
 from .selfplay import BOTS, generate
 from .sources import InputError, check_encoding
-from .parallel import ClusterError, map_games, replayed, validated
-from .validate import Summary
+from .parallel import ClusterError, map_games, replayed
+from .validate import Certification, Validated, validated
 
 EXIT_FINDINGS, EXIT_INPUT = 1, 2
 
@@ -262,24 +262,30 @@ def validate(paths: tuple[str, ...], input_format: str | None, encoding: str | N
     an input cannot be read or the command is misused.
     """
     check_overrides(rules)
-    summary = Summary()
+    run = Certification()
+    summary = run.summary
     findings: list[dict[str, Any]] = []
+    notes: list[dict[str, Any]] = []
 
     def input_error(message: str) -> None:
         summary.unreadable += 1
         click.echo(f"error: {message}", err=True)
 
-    task = partial(replayed, build=validated, overrides=rules)
-    for result in map_games(paths, task, jobs=jobs or None, dask=dask, fmt=input_format, encoding=encoding,
-                            pattern=pattern, on_error=input_error):
-        summary.merge(result.summary)
+    def show(result: Validated) -> None:
         if output_format == "json":
             findings.extend(result.findings)
+            notes.extend(result.notes)
         elif not quiet:
-            for line in result.lines:
+            for line in result.lines + result.note_lines:
                 click.echo(line)
+
+    task = partial(replayed, build=validated, overrides=rules)
+    for result in run.certified(map_games(paths, task, jobs=jobs or None, dask=dask, fmt=input_format,
+                                          encoding=encoding, pattern=pattern, on_error=input_error)):
+        show(result)
     if output_format == "json":
-        click.echo(json.dumps({**summary.as_dict(), "findings": findings}, ensure_ascii=False, indent=2))
+        click.echo(json.dumps({**summary.as_dict(), "findings": findings, "notes": notes}, ensure_ascii=False,
+                              indent=2))
     else:
         click.echo(summary.text())
     sys.exit(EXIT_INPUT if summary.unreadable else EXIT_FINDINGS if sum(summary.findings.values()) else 0)

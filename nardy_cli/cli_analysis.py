@@ -29,7 +29,7 @@ from .cli import (
     rule_option,
     usage_errors,
 )
-from .aggregates import GROUPINGS, TURN_COLUMNS, Aggregates, GameStats, game_stats, turn_rows
+from .aggregates import GROUPINGS, TURN_COLUMNS, Aggregates, game_stats, turn_rows
 from .corpus import CorpusGame, iter_games
 from .labels import LANGS, tr
 from .record import BLACK, WHITE
@@ -39,6 +39,8 @@ from .parallel import CHUNK_GAMES, map_games, replayed
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from .tables import TableSink
 
 
 # Games a work unit when turn rows are written: a unit's rows (about 100 a game) wait in memory
@@ -69,7 +71,7 @@ def picture_options(default: str) -> Callable[[Callable], Callable]:
 
 def read_statistics(paths: tuple[str, ...], input_format: str | None, encoding: str | None,
                     pattern: str | None, rules: tuple[str, ...], quiet: bool, jobs: int = 1, dask: str | None = None,
-                    sinks: Sequence[Callable[[GameStats], None]] = ()) -> tuple[Aggregates, int]:
+                    sinks: Sequence[TableSink] = ()) -> tuple[Aggregates, int]:
     """Replay every game (in ``jobs`` processes or on Dask), sum its statistics and hand its rows,
     in corpus order, to every one of ``sinks``; also the number of unreadable inputs (each
     reported on stderr)."""
@@ -91,9 +93,12 @@ def read_statistics(paths: tuple[str, ...], input_format: str | None, encoding: 
     aggregates = Aggregates()
     with progress as stream:
         for stats in stream:
-            aggregates.add(stats)
+            found, ended = aggregates.add(stats)
             for sink in sinks:
-                sink(stats)
+                sink(stats, found, ended)
+    ended = aggregates.close()
+    for sink in sinks:
+        sink(None, (), ended)
     if not aggregates.games:
         raise click.UsageError("no games found in the inputs")
     return aggregates, len(unreadable)
@@ -114,7 +119,7 @@ def load_game(path: str, number: int, rules: tuple[str, ...]) -> tuple[CorpusGam
         raise click.UsageError(errors[0])
     if game is None:
         raise click.UsageError(f"{path} has fewer than {number} games")
-    return game, replay(game.record, rules, crawford=game.crawford)
+    return game, replay(game.record, rules)
 
 
 # --- stats -------------------------------------------------------------------------------
@@ -142,7 +147,7 @@ def format_statistics(summary: pd.DataFrame, fairness: pd.DataFrame, output_form
 @cli.command(name="stats")
 @corpus_options
 @click.option("--by", type=click.Choice(GROUPINGS), default="player", show_default=True,
-              help="One row per player (as White or Black), event, variant or file.")
+              help="One row per player (as White or Black), event, variant, file or match.")
 @format_option("table", "csv", "json", "md")
 @click.option("--out", "out_dir", metavar="DIR",
               help="Also write the full report into DIR: CSV tables, PNG/SVG charts, report.html.")
@@ -172,7 +177,7 @@ def stats_command(paths: tuple[str, ...], input_format: str | None, encoding: st
         aggregates, unreadable = read_statistics(paths, input_format, encoding, pattern, rules, quiet, jobs, dask,
                                                  sinks)
     if parquet_dir:
-        click.echo(f"tables written to {parquet_dir}: games, turns and findings .parquet", err=True)
+        click.echo(f"tables written to {parquet_dir}: games, turns, findings and matches .parquet", err=True)
     if out_dir:
         from .report import write_report
 

@@ -20,34 +20,10 @@ class CorpusGame:
     source: str
     index: int
     record: GameRecord
-    crawford: bool = False
 
-
-class CrawfordTracker:
-    """Tells which game of a match is its Crawford game: the first one played when a side
-    stands one point from winning the match (match games must come in order)."""
-
-    def __init__(self) -> None:
-        self._matches: dict[tuple[str, ...], bool] = {}
-
-    def is_crawford(self, source: str, record: GameRecord) -> bool:
-        tags = record.tags
-        key = (source, tags.get("MatchID", ""), tags.get("White", ""), tags.get("Black", ""),
-               tags.get("MatchLength", ""))
-        explicit = tags.get("Crawford", "").strip().lower()
-        if explicit in ("yes", "true", "no", "false"):
-            crawford = explicit in ("yes", "true")
-        else:
-            try:
-                length = int(tags.get("MatchLength", "0"))
-                white, black = (int(x) for x in tags.get("Score", "").split("-"))
-            except ValueError:
-                return False
-            crawford = length > 1 and length - 1 in (white, black) and max(white, black) < length \
-                and not self._matches.get(key)
-        if crawford:
-            self._matches[key] = True
-        return crawford
+    @property
+    def title(self) -> str:
+        return self.record.title()
 
 
 def open_source(source: Source, fmt: str | None = None,
@@ -93,13 +69,12 @@ def iter_games(paths: list[str] | tuple[str, ...], *, fmt: str | None = None, en
                pattern: str | None = None, on_error: Callable[[str], None]) -> Iterator[CorpusGame]:
     """Every game of every input, in order; inputs that cannot be read go to ``on_error``
     and the others are still read."""
-    tracker = CrawfordTracker()
     for source in iter_inputs(paths, encoding=encoding, pattern=pattern):
         if isinstance(source, InputError):
             on_error(str(source))
             continue
         try:
             for index, record in enumerate(read_source(source, fmt, encoding), 1):
-                yield CorpusGame(source.name, index, record, tracker.is_crawford(source.name, record))
+                yield CorpusGame(source.name, index, record)
         except (InputError, notations.UnknownFormat) as error:
             on_error(str(error))

@@ -18,10 +18,8 @@ A cut is checked, never trusted, so the results are the sequential run's on any 
 * the parent counts game starts to number the games of a unit; a unit whose first index was
   wrong is redone in the parent with the right one, and the later units of its file are
   numbered with the difference;
-* a worker infers Crawford games from its unit alone; each game it takes for one is replayed
-  through the parent's single :class:`~nardy_cli.corpus.CrawfordTracker` in corpus order, and
-  an inferred one that an earlier unit rules out gets the result the worker computed for it
-  as an ordinary game.
+* what depends on the games before (match scores, the Crawford game) is judged by the parent,
+  in corpus order, from the small results the workers return (see :mod:`nardy_cli.matches`).
 
 A file that cannot be cut (MAT, SGF, a JSON document) is a unit whole; one longer than
 ``SHIP_LIMIT`` characters is not shipped but read here, in corpus order, as it streams: memory
@@ -50,11 +48,10 @@ from types import ModuleType
 from typing import Any, Generic, Protocol, TypeVar
 
 from . import notations
-from .corpus import CorpusGame, CrawfordTracker, iter_games, iter_inputs, open_source
+from .corpus import CorpusGame, iter_games, iter_inputs, open_source
 from .record import GameRecord
 from .replay import GameReplay, replay
 from .sources import InputError, Source
-from .validate import Summary, finding_dict, finding_line
 
 R = TypeVar("R")
 Task = Callable[[CorpusGame], R]
@@ -75,24 +72,7 @@ class ClusterError(Exception):
 def replayed(game: CorpusGame, build: Callable[[CorpusGame, GameReplay], R], overrides: tuple[str, ...] = ()) -> R:
     """``build(game, replay)``: the shape of the validate and stats tasks, e.g.
     ``partial(replayed, build=validated, overrides=rules)``; the replay stays in the worker."""
-    return build(game, replay(game.record, overrides, crawford=game.crawford))
-
-
-@dataclass(frozen=True)
-class Validated:
-    """Validating one game, small enough to ship: its counts, its findings as lines and as JSON objects."""
-
-    summary: Summary
-    lines: tuple[str, ...]
-    findings: tuple[dict[str, Any], ...]
-
-
-def validated(game: CorpusGame, result: GameReplay) -> Validated:
-    """What ``nardy validate`` shows of one replayed game."""
-    summary = Summary()
-    summary.add(game, result)
-    return Validated(summary, tuple(finding_line(game, finding) for finding in result.findings),
-                     tuple(finding_dict(game, result, finding) for finding in result.findings))
+    return build(game, replay(game.record, overrides))
 
 
 # --- the parent: cutting inputs into units --------------------------------------------------
@@ -209,9 +189,6 @@ class _Outcome(Generic[R]):
     """A unit's results, and what the parent checks before using them."""
 
     results: list[R] = field(default_factory=list)
-    # the games taken for Crawford games: offset, tags, and the result as an ordinary game when
-    # that was inferred from this unit alone (an earlier unit may have had the match's Crawford game)
-    crawford: list[tuple[int, dict[str, str], R | None]] = field(default_factory=list)
     straddles: bool = False  # the last game goes on past the unit: the cut after it is no game start
 
 
@@ -243,12 +220,12 @@ def shift_lines(record: GameRecord, offset: int) -> None:
     for action in record.actions:
         action.line = moved(action.line)
     record.errors = [replace(error, line=moved(error.line)) for error in record.errors]
+    record.notes = [replace(note, line=moved(note.line)) for note in record.notes]
 
 
 def _run_unit(unit: _Unit, task: Task[R]) -> _Outcome[R]:
     """Read the games of ``unit`` and run ``task`` on each."""
     outcome: _Outcome[R] = _Outcome(straddles=unit.probe is not None)
-    tracker = CrawfordTracker()
     read_before = len(unit.preamble)
     probe_line = read_before + len(unit.lines) + 1
     try:
@@ -260,13 +237,7 @@ def _run_unit(unit: _Unit, task: Task[R]) -> _Outcome[R]:
                 break
             offset = len(outcome.results)
             shift_lines(record, unit.first_line - 1 - read_before)
-            game = CorpusGame(unit.source, unit.first_index + offset, record,
-                              tracker.is_crawford(unit.source, record))
-            outcome.results.append(task(game))
-            if game.crawford:
-                # asked again, the tracker says yes only when the record itself states it
-                stated = tracker.is_crawford(unit.source, record)
-                outcome.crawford.append((offset, record.tags, None if stated else task(replace(game, crawford=False))))
+            outcome.results.append(task(CorpusGame(unit.source, unit.first_index + offset, record)))
     except _Truncated:
         pass
     return outcome
@@ -322,7 +293,6 @@ def _gather(work: Iterator[_Unit | str], submit: Callable[..., _Future], in_flig
         assert isinstance(item, _Unit)
         return item
 
-    tracker = CrawfordTracker()
     index = 1
     fill()
     while pending:
@@ -332,7 +302,7 @@ def _gather(work: Iterator[_Unit | str], submit: Callable[..., _Future], in_flig
             fill()
             continue
         if future is None:
-            yield from _stream(item, task, tracker, on_error)
+            yield from _stream(item, task, on_error)
             fill()
             continue
         assert isinstance(item, _Unit)
@@ -342,21 +312,17 @@ def _gather(work: Iterator[_Unit | str], submit: Callable[..., _Future], in_flig
             corrections[item.file] = index - item.counted
         unit, outcome = _settle(item, future.result(), index, following, task)
         fill()
-        for offset, tags, ordinary in outcome.crawford:
-            if not tracker.is_crawford(unit.source, GameRecord(tags=tags)):
-                assert ordinary is not None  # only an inferred Crawford game can be ruled out
-                outcome.results[offset] = ordinary
         index = unit.first_index + len(outcome.results)
         yield from outcome.results
 
 
-def _stream(unit: _Unit, task: Task[R], tracker: CrawfordTracker, on_error: Callable[[str], None]) -> Iterator[R]:
+def _stream(unit: _Unit, task: Task[R], on_error: Callable[[str], None]) -> Iterator[R]:
     """A whole file too long to ship, read and run here as it streams, as the sequential run does:
     its memory does not grow with the file, though its games then run on this one process."""
     try:
         records = notations.notation(unit.notation).read_games(_unit_lines(unit), unit.source)
         for index, record in enumerate(records, 1):
-            yield task(CorpusGame(unit.source, index, record, tracker.is_crawford(unit.source, record)))
+            yield task(CorpusGame(unit.source, index, record))
     except InputError as error:
         on_error(str(error))
 

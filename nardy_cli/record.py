@@ -138,6 +138,7 @@ class GameRecord:
     result: str | None = None
     comments: list[str] = field(default_factory=list)
     errors: list[RecordError] = field(default_factory=list)
+    notes: list[RecordError] = field(default_factory=list)  # what a reader read past, worth saying
     source: str = ""
     line: int = 0
     result_line: int = 0

@@ -7,13 +7,13 @@ made, so later faults of the same game are still reported.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field, replace
 
 from .engine import Engine, Finding, Outcome, game_outcome, outcome_category
 from .position import CHECKERS, Position, PositionError
-from .record import BLACK, SIDE_NAMES, WHITE, Action, GameRecord, Move, next_cell, other
-from .rules import Rules, RulesError
+from .record import SIDE_NAMES, WHITE, Action, GameRecord, Move, next_cell, other
+from .rules import OPTIONS, SCORING, Rules, RulesError, stated_options
+from .scores import UNFINISHED, Result, Score, is_money, match_length, point_readings, result_error
 
 
 @dataclass(frozen=True)
@@ -63,6 +63,7 @@ class GameReplay:
     record: GameRecord
     rules: Rules
     findings: list[GameFinding] = field(default_factory=list)
+    notes: list[GameFinding] = field(default_factory=list)  # facts worth saying that are no fault
     turns: list[ReplayedTurn] = field(default_factory=list)
     start: Position | None = None
     final: Position | None = None
@@ -76,9 +77,6 @@ class GameReplay:
     @property
     def legal(self) -> bool:
         return not self.findings
-
-
-_RESULT_RE = re.compile(r"(\d{1,9})-(\d{1,9})")  # longer numbers are no scores (and int() refuses some)
 
 
 def game_rules(record: GameRecord, overrides: list[str] | tuple[str, ...] = ()) -> Rules:
@@ -108,12 +106,13 @@ def first_roll_not_double(record: GameRecord, rules: Rules) -> bool:
 class _Replayer:
     """The state of one game's replay; see :func:`replay`."""
 
-    def __init__(self, record: GameRecord, rules: Rules, crawford: bool) -> None:
+    def __init__(self, record: GameRecord, rules: Rules, stated: set[str]) -> None:
         self.record, self.rules = record, rules
+        self.stated = stated  # the options the record or the command line set
         self.engine = Engine(rules)
         self.result = GameReplay(record, rules)
-        self.crawford = crawford
-        self.money = record.tags.get("MatchLength", "0").strip() in ("", "0")
+        self.length = match_length(record.tags.get("MatchLength"))
+        self.money = is_money(self.length)
         self.turn_index = 0
         self.action_index = 0
         self.cell = (0, 1)  # the cell of the last action, see next_cell
@@ -258,9 +257,6 @@ class _Replayer:
         if rules.cube == "off":
             self.finding(Finding("cube", "the doubling cube is not used", rules.describe("cube")), action,
                          turn=self.turn_index + 1)
-        elif self.crawford:
-            self.finding(Finding("cube", "no doubling in the Crawford game", rules.describe("crawford")),
-                         action, turn=self.turn_index + 1)
         if action.side != position.turn:
             self.finding(Finding("turn-order", f"{SIDE_NAMES[action.side]} doubled on "
                                  f"{SIDE_NAMES[position.turn]}'s turn"), action, turn=self.turn_index + 1)
@@ -317,47 +313,85 @@ class _Replayer:
         if final is not None and result.category is None and result.winner is not None:
             result.category = outcome_category(final, other(result.winner))
         declared = record.result
-        termination = record.tags.get("Termination", "").strip().lower()
-        if declared is None or declared == "*":
-            if declared == "*" and result.ending in ("finish", "draw"):
+        if declared is None or declared == UNFINISHED:
+            if declared == UNFINISHED and result.ending in ("finish", "draw"):
                 self.result_finding(f"the game is over ({self.expected_text()}) but marked unfinished")
             return
-        if declared == "1/2-1/2":
+        error = result_error(declared)
+        parsed = Result.parse(declared)
+        if error or parsed is None:
+            self.result_finding(error or f"unreadable result {declared!r}")
+            return
+        if parsed.is_draw:
             if result.ending != "draw":
                 self.result_finding(f"declared a draw but {self.expected_text()}")
             return
-        match = _RESULT_RE.fullmatch(declared)
-        if not match:
-            self.result_finding(f"unreadable result {declared!r}: expected W-B points, 1/2-1/2 or *")
-            return
-        white, black = int(match.group(1)), int(match.group(2))
-        if (white == 0) == (black == 0):
-            self.result_finding(f"result {declared} names no single winner")
-            return
-        winner, points = (WHITE, white) if white else (BLACK, black)
+        assert parsed.winner is not None
+        winner, points = parsed.winner, parsed.points
+        termination = record.tags.get("Termination", "").strip().lower()
         if result.ending is None:
             if termination in ("resign", "drop", "forfeit", "timeout", "time"):
-                result.ending, result.winner, result.points = termination, winner, points
+                result.ending, result.winner = termination, winner
+                result.points = self.possible_points(winner, points, declared)
             else:
                 self.result_finding(f"declared {declared} but the game is not over "
                                     "(no finish, drop or resignation recorded)")
             return
-        if result.ending == "resign" and result.points is None:
-            result.points = points
-        if winner != result.winner or points not in (result.points, self.capped(winner, result.points)):
+        if result.ending == "resign":
+            if winner == result.winner:
+                result.points = self.possible_points(winner, points if result.points is None else result.points,
+                                                     declared)
+                if result.points is None or points in self.readings(winner, result.points):
+                    return
             self.result_finding(f"declared {declared} but {self.expected_text()}")
+            return
+        if winner == result.winner and result.points is not None:
+            if points in self.readings(winner, result.points):
+                return
+            option = self.undeclared_option(points)
+            if option:
+                cube = "an unturned cube" if final is None or final.cube_value == 1 else f"a {final.cube_value}-cube"
+                self.result.notes.append(self.located(
+                    "note", f"{_points(points)} declared for {_article(result.category)} on {cube}: "
+                    f"consistent with {option}", None))
+                return
+        self.result_finding(f"declared {declared} but {self.expected_text()}")
 
-    def capped(self, winner: str, points: int | None) -> int | None:
-        """The points a match game can add to the winner's score: servers write no more than
-        the winner needed to win the match (Backgammon Galaxy does)."""
-        try:
-            length = int(self.record.tags.get("MatchLength", "0"))
-            scores = dict(zip((WHITE, BLACK), (int(x) for x in self.record.tags["Score"].split("-"))))
-        except (KeyError, ValueError):
+    def readings(self, winner: str, full: int) -> tuple[int, ...]:
+        """The figures a record may state for ``full`` points won by ``winner`` (see
+        :func:`~nardy_cli.scores.point_readings`)."""
+        score = Score.parse(self.record.tags.get("Score")) or Score()
+        return point_readings(full, score.of(winner), self.length)
+
+    def possible_points(self, winner: str, points: int, declared: str) -> int | None:
+        """``points`` stated for a resignation or termination when some level of the game (single,
+        mars, koks on the cube of the final position) explains them; else None, with a finding."""
+        cube = self.result.final.cube_value if self.result.final else 1
+        levels = sorted(set(SCORING[self.rules.scoring or "backgammon"].values()))
+        if any(points in self.readings(winner, level * cube) for level in levels):
             return points
-        if length <= 0 or points is None:
-            return points
-        return min(points, length - scores[winner])
+        most = levels[-1] * cube
+        self.result_finding(f"declared {declared}: {_points(points)} is more than a game on a {cube}-cube can be "
+                            f"worth ({_points(most)})" if points > most else
+                            f"declared {declared}: no game on a {cube}-cube is worth {_points(points)}")
+        return None
+
+    def undeclared_option(self, points: int) -> str | None:
+        """``key=value`` of a rule option the record does not state under which the finished game
+        is worth ``points`` (a server's unwritten house rule, such as Jacoby in a match)."""
+        final, winner = self.result.final, self.result.winner
+        if final is None or winner is None or self.result.ending != "finish":
+            return None
+        for option, values in OPTIONS.items():
+            if option in self.stated or option not in ("scoring", "jacoby"):
+                continue
+            for value in values.get(self.rules.variant, ()):
+                if value == getattr(self.rules, option):
+                    continue
+                outcome = game_outcome(replace(self.rules, **{option: value}), final, money=True)
+                if outcome and points in self.readings(winner, outcome.points):
+                    return f"{option}={value}"
+        return None
 
     def expected_text(self) -> str:
         result = self.result
@@ -372,18 +406,29 @@ class _Replayer:
 
     def result_finding(self, message: str) -> None:
         option = self.rules.describe("scoring") if self.result.ending == "finish" else None
+        self.result.findings.append(self.located("result", message, option))
+
+    def located(self, code: str, message: str, option: str | None) -> GameFinding:
+        """A finding about the declared result, at the result's place in the file."""
         record = self.record
         line = record.result_line or (record.actions[-1].line if record.actions else 0) or record.line
-        self.result.findings.append(GameFinding("result", message, option, line=line,
-                                                column=record.result_column or 1, action="result"))
+        return GameFinding(code, message, option, line=line, column=record.result_column or 1, action="result")
 
 
-def replay(record: GameRecord, overrides: list[str] | tuple[str, ...] = (), *,
-           crawford: bool = False) -> GameReplay:
+def _points(points: int) -> str:
+    return f"{points} point" + ("" if points == 1 else "s")
+
+
+def _article(category: str | None) -> str:
+    word = {"mars": "gammon (mars)", "koks": "backgammon (koks)"}.get(category or "", category or "game")
+    return ("an " if word[0] in "aeiou" else "a ") + word
+
+
+def replay(record: GameRecord, overrides: list[str] | tuple[str, ...] = ()) -> GameReplay:
     """Replay ``record`` under its rules (tags, then ``overrides``) and judge every action.
 
-    ``crawford`` says the game is a match's Crawford game (no doubling there
-    with ``crawford=on``).
+    What depends on the games before (the match score, the Crawford game) is judged by
+    :mod:`nardy_cli.matches`.
     """
     try:
         rules = game_rules(record, overrides)
@@ -393,8 +438,10 @@ def replay(record: GameRecord, overrides: list[str] | tuple[str, ...] = (), *,
         result.findings.append(GameFinding("syntax", f"rules: {error}", line=record.line,
                                                     column=1))
         return result
-    replayer = _Replayer(record, rules, crawford and rules.crawford == "on")
+    replayer = _Replayer(record, rules, stated_options(record.tags.get("Rules", "")) | stated_options(overrides))
     for error in record.errors:
         replayer.result.findings.append(GameFinding("syntax", error.message, line=error.line,
                                                     column=error.column))
+    replayer.result.notes.extend(GameFinding("note", note.message, line=note.line, column=note.column)
+                                 for note in record.notes)
     return replayer.run()

@@ -15,7 +15,7 @@ from matplotlib.figure import Figure
 
 from .charts import FORMATS, dice_chart, first_mover_chart, lengths_chart, outcomes_chart, save_figure
 from .output import atomic_output
-from .aggregates import FINDING_COLUMNS, GROUPINGS, Aggregates
+from .aggregates import FINDING_COLUMNS, GROUPINGS, MATCH_COLUMNS, Aggregates
 from .labels import tr
 from .tables import REPORT_PAGE, report_folder
 from .stats import (dice_counts, dice_fairness, fairness_display, outcome_counts, outcomes_display, summarize,
@@ -71,6 +71,15 @@ def _findings_html(aggregates: Aggregates, lang: str) -> str:
     return text
 
 
+def _matches_html(aggregates: Aggregates, lang: str) -> str:
+    shown = pd.DataFrame(aggregates.first_matches, columns=list(MATCH_COLUMNS))
+    text = f"<p>{html.escape(tr('matches_line', lang, matches=aggregates.matches, complete=aggregates.complete_matches))}</p>"
+    text += _html_table(shown.rename(columns=lambda column: tr(column, lang)))
+    if aggregates.matches > len(shown):
+        text += f"<p>{html.escape(tr('more_matches', lang, n=aggregates.matches - len(shown)))}</p>"
+    return text
+
+
 def render_html(aggregates: Aggregates, tables: dict[str, pd.DataFrame], charts: dict[str, Figure],
                 pngs: dict[str, bytes], lang: str) -> str:
     """The report page from the aggregates, :func:`report_tables`, the charts and their PNG
@@ -95,6 +104,8 @@ def render_html(aggregates: Aggregates, tables: dict[str, pd.DataFrame], charts:
         section("title_dice", _html_table(fairness_display(tables["dice_fairness"], lang)), chart("dice")),
         section("title_findings", _findings_html(aggregates, lang)),
     ]
+    if aggregates.matches:
+        body.insert(2, section("title_matches", _matches_html(aggregates, lang)))
     return (f'<!DOCTYPE html>\n<html lang="{lang}">\n<head>\n<meta charset="utf-8">\n'
             f"<title>{html.escape(tr('title_report', lang))}</title>\n<style>{_STYLE}</style>\n</head>\n"
             f"<body>\n" + "\n".join(body) + "\n</body>\n</html>\n")

@@ -122,6 +122,12 @@ class Rules:
         return " ".join(f"{k}={v}" for k, v in self.options().items() if preset[k] != v)
 
 
+def stated_options(settings: "str | list[str] | tuple[str, ...]") -> set[str]:
+    """The option names that a rule text or a list of ``key=value`` settings sets."""
+    words = settings.replace(",", " ").split() if isinstance(settings, str) else settings
+    return {word.partition("=")[0].strip().replace("-", "_") for word in words if "=" in word} - {"variant"}
+
+
 def check_overrides(settings: "list[str] | tuple[str, ...]") -> None:
     """Raise :class:`RulesError` unless every ``key=value`` is valid in at least one variant."""
     for setting in settings:

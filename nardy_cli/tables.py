@@ -15,11 +15,12 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import ExitStack, contextmanager
 from typing import Any, TextIO
 
-from .aggregates import FINDING_COLUMNS, GAME_COLUMNS, TURN_COLUMNS, GameStats
+from .aggregates import FINDING_COLUMNS, GAME_COLUMNS, MATCH_COLUMNS, TURN_COLUMNS, GameStats
 from .output import OutputError, atomic_output
 from .parallel import DASK_HINT
 
-TABLES = {"games": GAME_COLUMNS, "turns": TURN_COLUMNS, "findings": FINDING_COLUMNS}
+TABLES = {"games": GAME_COLUMNS, "turns": TURN_COLUMNS, "findings": FINDING_COLUMNS, "matches": MATCH_COLUMNS}
+TableSink = Callable[[GameStats | None, tuple[dict[str, Any], ...], list[dict[str, Any]]], None]
 BATCH_ROWS = 10_000
 NO_PYARROW = f"Parquet files need pyarrow: {DASK_HINT}"
 REPORT_PAGE = "report.html"  # a folder holding it holds a report (see nardy_cli.report)
@@ -119,9 +120,11 @@ def report_folder(out_dir: str | Path, *, force: bool = False) -> Path:
 
 
 @contextmanager
-def table_files(directory: str, fmt: str, *, force: bool = False) -> Iterator[Callable[[GameStats], None]]:
-    """Open ``DIR/games.FMT``, ``DIR/turns.FMT`` and ``DIR/findings.FMT`` (``csv`` or ``parquet``;
-    ``DIR`` is made if missing) and yield the function that adds one game's rows to them.
+def table_files(directory: str, fmt: str, *, force: bool = False) -> Iterator[TableSink]:
+    """Open ``DIR/games.FMT``, ``DIR/turns.FMT``, ``DIR/findings.FMT`` and ``DIR/matches.FMT``
+    (``csv`` or ``parquet``; ``DIR`` is made if missing) and yield the function that adds one
+    game's rows to them, with the findings of its match and the rows of the matches ended
+    (once every game is in, it is called with no game and the last matches).
 
     The files are written atomically when the block ends without an exception; an existing
     file is replaced only with ``force``. The turn rows are the :class:`GameStats`' own: build
@@ -138,10 +141,13 @@ def table_files(directory: str, fmt: str, *, force: bool = False) -> Iterator[Ca
                                                        newline=""))
             writers[name] = table(handle, columns)
 
-        def add(stats: GameStats) -> None:
-            writers["games"].add([stats.game])
-            writers["turns"].add(stats.turns)
-            writers["findings"].add(stats.findings)
+        def add(stats: GameStats | None, match_findings: tuple[dict[str, Any], ...],
+                matches: list[dict[str, Any]]) -> None:
+            if stats is not None:
+                writers["games"].add([stats.game])
+                writers["turns"].add(stats.turns)
+                writers["findings"].add(stats.findings + match_findings)
+            writers["matches"].add(matches)
 
         try:
             yield add

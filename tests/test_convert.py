@@ -1,5 +1,6 @@
 """Round trips between notations over the real corpus and the samples, and `nardy convert`,
 whose output is the same with worker processes or on Dask as in one process."""
+import copy
 import io
 import json
 from collections.abc import Callable
@@ -37,6 +38,16 @@ def same(games: list) -> list:
     return [game_to_dict(game) for game in games]
 
 
+def named(games: list) -> list:
+    """The games as MAT writes them back: an empty player name becomes the side's name."""
+    games = copy.deepcopy(games)
+    for game in games:
+        for side in ("White", "Black"):
+            if not game.tags.get(side, "").strip():
+                game.tags[side] = side
+    return games
+
+
 def same_game(games: list) -> list:
     """What must survive any round trip: players, match tags, dice, cube actions, the position
     after every turn (plays may be grouped differently), results."""
@@ -65,7 +76,7 @@ def test_mat_round_trips_losslessly(corpus_games, via):
     there = read(via if via != "json" else "jsonl", write(via, corpus_games))
     assert same(there) == same(corpus_games)
     back = read("mat", write("mat", there))
-    assert same(back) == same(corpus_games)
+    assert same(back) == same(named(corpus_games))
 
 
 @needs_corpus
@@ -74,7 +85,7 @@ def test_mat_sgf_mat_keeps_the_games(corpus_games):
     there = read("sgf", write("sgf", games))
     back = read("mat", write("mat", there))
     assert same_game(there) == same_game(games)
-    assert same_game(back) == same_game(games)
+    assert same_game(back) == same_game(named(games))
 
 
 def test_long_nardy_ntn_mat_ntn():

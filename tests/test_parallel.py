@@ -15,15 +15,16 @@ from click.testing import CliRunner
 
 from nardy_cli import parallel
 from nardy_cli.cli import cli
-from nardy_cli.corpus import CrawfordTracker, iter_games
+from nardy_cli.corpus import iter_games
 from nardy_cli.notations import notation, writer
 from nardy_cli.notations.jsonl import game_to_dict
-from nardy_cli.parallel import ClusterError, map_games, replayed, validated
-from nardy_cli.record import Action, GameRecord, Move, other
+from nardy_cli.parallel import ClusterError, map_games, replayed
+from nardy_cli.validate import Certification, validated
+from nardy_cli.record import BLACK, WHITE, Action, GameRecord, Move, other
 from nardy_cli.rules import Rules
 from nardy_cli.selfplay import generate
 from nardy_cli.aggregates import game_row
-from nardy_cli.validate import Summary, finding_line, validate_games
+from nardy_cli.validate import validate_games
 
 BGLAB = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "bglab-sample"
 if not BGLAB.is_dir():
@@ -60,16 +61,19 @@ def big_ntn(records: list[GameRecord]) -> str:
 
 
 def crawford_matches(matches: int) -> list[GameRecord]:
-    """Matches to 3 whose games double early: only the Crawford game (score 2-0) may not; the games
-    after it (2-1, 2-2) state no Crawford tag, so which one is the Crawford game is inferred."""
-    records = list(generate(Rules.preset("short"), 4 * matches, 5, "random"))
+    """Matches to 3 whose games double early and end by resignation, 2 points each: only the
+    Crawford game (score 2-0) may not double; the game after it (2-2) states no Crawford tag, so
+    which one is the Crawford game is inferred."""
+    records = list(generate(Rules.preset("short"), 3 * matches, 5, "random"))
     for number, record in enumerate(records):
-        record.tags.update(MatchID=f"m{number // 4}", White="A", Black="B", MatchLength="3",
-                           Score=("0-0", "2-0", "2-1", "2-2")[number % 4], Game=str(number % 4 + 1))
+        winner = (WHITE, BLACK, WHITE)[number % 3]
+        record.tags.update(MatchID=f"m{number // 3}", White="A", Black="B", MatchLength="3",
+                           Score=("0-0", "2-0", "2-2")[number % 3], Game=str(number % 3 + 1))
         del record.tags["Result"]
-        record.result = None
         side = record.actions[2].side
-        record.actions[2:2] = [Action(side, "double"), Action(other(side), "take")]
+        record.actions[2:] = [Action(side, "double"), Action(other(side), "take"),
+                              Action(other(winner), "resign", value=2)]
+        record.result = "2-0" if winner == WHITE else "0-2"
     return records
 
 
@@ -109,22 +113,21 @@ def run(paths: list[str], task=VALIDATE, **options) -> tuple[list, list[str]]:
 def validation(paths: list[str], **options) -> tuple[list[str], dict, list[str]]:
     """Findings lines, summary and input errors, as ``nardy validate`` would print them."""
     results, errors = run(paths, **options)
-    summary = Summary()
-    for result in results:
-        summary.merge(result.summary)
-    summary.unreadable = len(errors)
-    return [line for result in results for line in result.lines], summary.as_dict(), errors
+    certification = Certification()
+    results = list(certification.certified(results))
+    certification.summary.unreadable = len(errors)
+    return [line for result in results for line in result.lines], certification.summary.as_dict(), errors
 
 
 def sequential(paths: list[str]) -> tuple[list[str], dict, list[str]]:
     """The same figures as ``nardy validate`` gets them, without nardy_cli.parallel."""
     errors: list[str] = []
-    summary, lines = Summary(), []
-    for game, result in validate_games(iter_games(paths, on_error=errors.append)):
-        summary.add(game, result)
-        lines.extend(finding_line(game, finding) for finding in result.findings)
-    summary.unreadable = len(errors)
-    return lines, summary.as_dict(), errors
+    certification = Certification()
+    results = certification.certified(validated(game, result)
+                                      for game, result in validate_games(iter_games(paths, on_error=errors.append)))
+    lines = [line for result in results for line in result.lines]
+    certification.summary.unreadable = len(errors)
+    return lines, certification.summary.as_dict(), errors
 
 
 def test_the_corpus_has_what_the_cuts_must_survive(corpus):
@@ -186,10 +189,8 @@ def test_finding_lines_deep_in_a_cut_file_are_the_files_lines(corpus):
 
 
 def test_crawford_games_inferred_across_cuts(corpus):
-    games = list(iter_games(corpus["matches"], on_error=print))
-    alone = [CrawfordTracker().is_crawford(game.source, game.record) for game in games]
-    assert [game.crawford for game in games] != alone  # a unit alone would take later games for it
     expected = sequential(corpus["matches"])
+    assert expected[1]["findings_by_code"] == {"cube": 3}  # the double of each Crawford game only
     assert validation(corpus["matches"], jobs=2, chunk_games=1) == expected
 
 

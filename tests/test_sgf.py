@@ -242,7 +242,7 @@ def test_the_engine_finds_every_fixture_game_legal(fixture: str) -> None:
     from nardy_cli.replay import replay
 
     for game in read_file(fixture):
-        findings = replay(game, crawford=game.tags.get("Crawford") == "yes").findings
+        findings = replay(game).findings
         assert findings == [], f"game {game.tags.get('Game')}: {findings[0]}"
 
 

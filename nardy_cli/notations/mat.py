@@ -55,6 +55,8 @@ _DOUBLE_RE = re.compile(r"(?P<word>doubles|beavers)(?:\s*=>\s*(?P<value>\d{1,9})
 _ANSWER_RE = re.compile(r"takes|drops", re.IGNORECASE)
 _OUTCOME_RE = re.compile(r"(?P<word>wins|losses)\s+(?P<points>\d{1,9})\s+points?(?:\s+and\s+the\s+match)?",
                          re.IGNORECASE)
+_OUTCOMES_RE = re.compile(rf"(?:{_OUTCOME_RE.pattern}\s*)+", re.IGNORECASE)  # cells sharing a line
+_GLUED_ROW_RE = re.compile(r"(?<=\s)\d{1,9}\)(?=\s)")  # Galaxy's next row, glued onto a move line
 _CANNOT_MOVE_RE = re.compile(r"cannot\s+move", re.IGNORECASE)
 _UNRECORDED_RE = re.compile(r"\?+")
 _PAIR_RE = re.compile(r"(?P<white>\d{1,9})-(?P<black>\d{1,9})")  # a result or a score, White first
@@ -78,6 +80,7 @@ HEADER_TAGS: tuple[tuple[str, str], ...] = (
     ("Player 2 Elo", "BlackElo"),
     ("Variation", "Variant"),
     ("Crawford", "CrawfordRule"),
+    ("Transcriber", "Annotator"),  # SGF's AN
 )
 """Known MAT header keys and their tag names; any other key becomes a tag by losing all but letters, digits, ``_``."""
 
@@ -180,6 +183,12 @@ def _score_fields(text: str) -> tuple[str, int, str, int] | None:
     return None
 
 
+def _first_cell(text: str) -> int:
+    """Where the first cell of a move line starts: after its ``N)``."""
+    numbered = _NUMBERED_RE.match(text)
+    return numbered.end() if numbered else 0
+
+
 def _split_cells(text: str) -> tuple[tuple[int, str], tuple[int, str] | None]:
     """Split a move line into its left and right cells, each as (start offset, text).
 
@@ -208,6 +217,7 @@ class _Outcome:
     points: int
     line: int
     column: int
+    wins: bool  # written as Wins: a Losses line is where Backgammon Galaxy puts it, not always the loser's
 
 
 @dataclass
@@ -238,6 +248,12 @@ class _GameBuilder:
         return True
 
     def read_move_line(self, line: int, text: str) -> None:
+        """Read the cells of a move line; a row number further on starts a row glued onto it."""
+        starts = [0] + [glued.start() for glued in _GLUED_ROW_RE.finditer(text, _first_cell(text))]
+        for start, end in zip(starts, starts[1:] + [len(text)]):
+            self.read_row(line, text[start:end], start)
+
+    def read_row(self, line: int, text: str, offset: int) -> None:
         numbered = _NUMBERED_RE.match(text)
         number = int(numbered["number"]) if numbered else None
         left, right = _split_cells(text)
@@ -245,14 +261,15 @@ class _GameBuilder:
             if cell is None or not cell[1].strip():
                 continue
             start, body = cell
-            column = start + len(body) - len(body.lstrip()) + 1
+            column = offset + start + len(body) - len(body.lstrip()) + 1
             self.read_cell(side, body.strip(), number, line, column)
 
     def read_cell(self, side: str, cell: str, number: int | None, line: int, column: int) -> None:
-        outcome = _OUTCOME_RE.fullmatch(cell)
-        if outcome:
-            won = outcome["word"].lower() == "wins"
-            self.outcomes.append(_Outcome(side if won else other(side), int(outcome["points"]), line, column))
+        if _OUTCOMES_RE.fullmatch(cell):
+            for outcome in _OUTCOME_RE.finditer(cell):
+                won = outcome["word"].lower() == "wins"
+                self.outcomes.append(_Outcome(side if won else other(side), int(outcome["points"]), line,
+                                              column + outcome.start(), won))
             return
         action = self.parse_action(side, cell, line, column)
         if action is None:
@@ -318,9 +335,18 @@ class _GameBuilder:
         return self.record
 
     def _settle_result(self, tags: dict[str, str]) -> None:
-        decisive = self.outcomes[0]
-        for outcome in self.outcomes[1:]:
-            if (outcome.winner, outcome.points) != (decisive.winner, decisive.points):
+        """The result of the first ``Wins`` cell, as GNU Backgammon reads it (else of a lone
+        ``Losses`` cell); a ``Losses`` cell that says otherwise is ignored, with a note."""
+        decisive = next((outcome for outcome in self.outcomes if outcome.wins), self.outcomes[0])
+        for outcome in self.outcomes:
+            if (outcome.winner, outcome.points) == (decisive.winner, decisive.points):
+                continue
+            if decisive.wins and not outcome.wins:
+                self.record.notes.append(RecordError(
+                    outcome.line, outcome.column, f"'Losses {outcome.points} point' ignored: the 'Wins' line on line "
+                    f"{decisive.line} gives the game to {SIDE_NAMES[decisive.winner]} ({decisive.points} point"
+                    f"{'s' if decisive.points != 1 else ''})"))
+            else:
                 self.error(outcome.line, outcome.column,
                            f"expected the result stated on line {decisive.line}, found a different one")
         points = decisive.points
@@ -592,7 +618,10 @@ def _score_line_names(record: GameRecord, warnings: list[str]) -> tuple[str, str
     """White's and Black's names as the score line gives them, with a rating the Elo tag does not give."""
     names = []
     for side in ("White", "Black"):
-        name = record.tags.get(side, "")
+        name = record.tags.get(side, "").strip()
+        if not name:  # GNU Backgammon cannot import a score line with an empty name
+            warnings.append(f"{side}'s name is empty; written as {side!r}")
+            name = side
         rating = record.tags.get(side + "Rating")
         if rating and rating != _rating_from_elo(record.tags.get(side + "Elo")):
             if _split_rating(f"{name},{rating}") == (name, rating):

@@ -37,6 +37,7 @@ from nardy_cli.record import (
     other,
 )
 from nardy_cli.rules import Rules, RulesError
+from nardy_cli.scores import Result, Score, final_cube, match_length, resignation_level
 
 NAME = "sgf"
 EXTENSIONS = (".sgf",)
@@ -675,6 +676,9 @@ class _GameBuilder:
         if "CrawfordGame" in self.rule_tokens:
             tags["Crawford"] = "yes"
         if self.resignation is not None:
+            stated = Result.parse(record.result or "")
+            if stated is not None and stated.winner is not None:
+                self.resignation.value = stated.points  # NT's server figure, when it has one
             record.actions.append(self.resignation)
         elif record.actions and record.actions[-1].kind == "drop":
             tags.setdefault("Termination", "drop")
@@ -1013,8 +1017,8 @@ class _GameTree:
             return f"RE[{_escape(tags['SGFResult'])}]"
         if result is None:
             return ""
-        points = re.fullmatch(r"\s*(\d{1,9})-(\d{1,9})\s*", result)
-        if not points or (int(points.group(1)) > 0) == (int(points.group(2)) > 0):
+        declared = Result.parse(result)
+        if declared is None or declared.winner is None:
             if result != "*":
                 self.warnings.append(f"result {result!r} has no RE form; kept in {PRIVATE_TAGS}, "
                                      "which GNU Backgammon ignores")
@@ -1023,9 +1027,17 @@ class _GameTree:
         termination = tags.get("Termination")
         if termination == "resign" or (termination == "drop" and last is not None and last.kind == "drop"):
             self.used.add("Termination")
-        white, black = int(points.group(1)), int(points.group(2))
-        winner = f"W+{white}" if white else f"B+{black}"
-        return f"RE[{winner}{'R' if resigned else ''}]"
+        points = declared.points
+        if resigned:
+            # GNU Backgammon takes RE's points over the cube as the level resigned: a server's figure
+            # capped by the match is written at its level, the figure itself kept in NT
+            cube = final_cube(action.kind for action in record.actions)
+            score = Score.parse(tags.get("Score")) or Score()
+            level = resignation_level(points, cube, score.of(declared.winner), match_length(tags.get("MatchLength")))
+            if level is not None and level * cube != points:
+                self.private.append(("Result", result))
+                points = level * cube
+        return f"RE[{'W' if declared.winner == WHITE else 'B'}+{points}{'R' if resigned else ''}]"
 
     def _private_and_comments(self) -> str:
         """NT with every tag SGF has no property for, then the game's comments."""

@@ -1,0 +1,204 @@
+"""Games grouped into matches and certified as matches: the score before each game, the Crawford
+game, the end of the match (formats/findings.md, "Match findings").
+
+Games of one input belong to one match while they have the same match length (more than 0),
+the same two players (on either side) and the same ``MatchID``, ``Event`` and ``Round`` tags; a
+``Game`` tag of 1 starts a new match. :class:`MatchChecker` takes the games in corpus order, as
+small :class:`MatchGame` summaries built where the games are replayed, and returns the findings
+each game gets as a game of its match.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from .record import BLACK, WHITE, GameRecord
+from .replay import GameFinding, GameReplay
+from .scores import Score, is_crawford_game, match_length
+
+CUBE_KINDS = ("double", "take", "drop", "beaver")
+
+
+@dataclass(frozen=True)
+class MatchGame:
+    """What the match checks need of one replayed game; small enough to ship from a worker."""
+
+    source: str
+    index: int
+    title: str
+    players: tuple[str, str]  # White's and Black's names
+    key: tuple[str, ...]  # the tags that tie the games of one match
+    length: int
+    number: str  # the Game tag
+    score: Score | None  # the score the record states before the game
+    crawford_tag: bool | None  # what a Crawford tag states
+    crawford_rule: bool  # judged with crawford=on
+    winner: str | None
+    points: int | None
+    line: int  # where the game starts
+    end: tuple[int, int]  # line and column of its result (or last action)
+    cube: GameFinding | None  # the first cube action, as a finding should it be in the Crawford game
+    rules: str
+
+    @property
+    def starts_match(self) -> bool:
+        return self.number.strip() == "1"
+
+
+def match_game(source: str, index: int, record: GameRecord, result: GameReplay) -> MatchGame:
+    """The :class:`MatchGame` of a replayed game."""
+    tags = record.tags
+    white, black = record.player(WHITE), record.player(BLACK)
+    crawford = tags.get("Crawford", "").strip().lower()
+    cube = next((action for action in record.actions if action.kind in CUBE_KINDS), None)
+    cube_finding = None
+    if cube is not None:
+        cube_finding = GameFinding(
+            "cube", "no doubling in the Crawford game", result.rules.describe("crawford") if result.rules.crawford
+            else None, turn=sum(1 for turn in result.turns if turn.action < record.actions.index(cube)) + 1,
+            move_number=cube.number, side=cube.side, action=cube.kind, line=cube.line, column=cube.column)
+    end_line = record.result_line or (record.actions[-1].line if record.actions else 0) or record.line
+    return MatchGame(
+        source=source, index=index, title=record.title(), players=(white, black),
+        key=(source, tags.get("MatchID", ""), tags.get("Event", ""), tags.get("Round", ""),
+             *sorted((white, black)), str(match_length(tags.get("MatchLength")))),
+        length=match_length(tags.get("MatchLength")), number=tags.get("Game", ""),
+        score=Score.parse(tags.get("Score")),
+        crawford_tag=True if crawford in ("yes", "true") else False if crawford in ("no", "false") else None,
+        crawford_rule=result.rules.crawford == "on", winner=result.winner, points=result.points,
+        line=record.line, end=(end_line, record.result_column or 1), cube=cube_finding, rules=str(result.rules))
+
+
+@dataclass
+class Match:
+    """One match as its games were read: who, how long, the score after each game."""
+
+    source: str
+    players: tuple[str, str]  # as the first game names them, White first
+    length: int
+    first_game: int  # the index in its input of the match's first game
+    games: int = 0
+    score: dict[str, int] | None = None  # by player; None when a game's points are unknown
+    crawford_game: int | None = None  # its number within the match (1-based)
+    winner: str | None = None  # a player's name
+    findings: int = 0
+    last: MatchGame | None = None
+
+    @property
+    def complete(self) -> bool:
+        return self.winner is not None
+
+    def final_score(self) -> str:
+        if self.score is None:
+            return "?"
+        return "-".join(str(self.score.get(name, 0)) for name in self.players)
+
+    def row(self) -> dict[str, Any]:
+        """The match as a row of ``matches.csv``."""
+        return {"file": self.source, "first_game": self.first_game, "player1": self.players[0],
+                "player2": self.players[1], "length": self.length, "games": self.games,
+                "final_score": self.final_score(), "winner": self.winner, "complete": self.complete,
+                "crawford_game": self.crawford_game, "findings": self.findings}
+
+
+@dataclass
+class MatchChecker:
+    """Certifies the matches of games given in corpus order; money games are left alone."""
+
+    matches: int = 0
+    complete: int = 0
+    current: Match | None = None
+    key: tuple[str, ...] | None = None
+    crawford_played: bool = False
+    finished: list[Match] = field(default_factory=list)  # ended matches not yet taken (see ended)
+
+    def add(self, game: MatchGame) -> list[tuple[MatchGame, GameFinding]]:
+        """The match findings of ``game``, after the note of a match that it shows to have ended
+        unfinished."""
+        found: list[tuple[MatchGame, GameFinding]] = []
+        if game.length <= 0:
+            found += self.close()
+            return found
+        if self.current is None or game.key != self.key or game.starts_match:
+            found += self.close()
+            self.start(game)
+        match = self.current
+        assert match is not None
+        match.games += 1
+        own = list(self.judge(match, game))
+        match.findings += len(own)
+        match.last = game
+        return found + [(game, finding) for finding in own]
+
+    def start(self, game: MatchGame) -> None:
+        self.current = Match(game.source, game.players, game.length, game.index)
+        self.key, self.crawford_played = game.key, False
+        self.matches += 1
+
+    def judge(self, match: Match, game: MatchGame) -> Iterator[GameFinding]:
+        white, black = game.players
+        by_side = white != black  # with two names alike the score is kept by side
+        names = (white, black) if by_side else (WHITE, BLACK)
+        if match.winner is not None:
+            yield self.at_start(game, "after-match", f"the match was already over: {match.winner} won it "
+                                                     f"{match.final_score()} in game {match.games - 1}")
+            return
+        stated = game.score
+        score_wrong = False
+        if match.score is None or match.games == 1:
+            start = stated or Score()
+        else:
+            start = Score(match.score.get(names[0], 0), match.score.get(names[1], 0))
+            if stated is not None and stated != start:
+                score_wrong = True
+                yield self.at_start(game, "score", f"the score before this game is stated as {stated} but the "
+                                                   f"games before give {start}")
+        inferred = is_crawford_game(start, game.length, crawford_played=self.crawford_played)
+        crawford = inferred
+        if game.crawford_tag is not None and game.crawford_tag != inferred:
+            if score_wrong:
+                crawford = game.crawford_tag
+            else:
+                yield self.at_start(game, "crawford", f"tagged as {'' if game.crawford_tag else 'not '}the Crawford "
+                                                      f"game, but at {start} in a {game.length}-point match it is "
+                                                      f"{'' if inferred else 'not '}the Crawford game")
+        if crawford:
+            self.crawford_played = True
+            match.crawford_game = match.games
+            if game.crawford_rule and game.cube is not None:
+                yield game.cube
+        if max(start.white, start.black) >= game.length - 1:
+            self.crawford_played = True  # from here on, games are after the Crawford game
+        if game.winner is None or game.points is None:
+            match.score = None
+            return
+        end = start.plus(game.winner, game.points)
+        match.score = {names[0]: end.white, names[1]: end.black}
+        if end.of(game.winner) >= game.length:
+            match.winner = game.players[0 if game.winner == WHITE else 1] if by_side else game.winner
+
+    def at_start(self, game: MatchGame, code: str, message: str) -> GameFinding:
+        return GameFinding(code, message, line=game.line, column=1)
+
+    def close(self) -> list[tuple[MatchGame, GameFinding]]:
+        """End the current match: a note that it is unfinished, if nobody won it (a player may leave a
+        match on a server: that is no fault of the record)."""
+        match, self.current, self.key = self.current, None, None
+        if match is None:
+            return []
+        self.finished.append(match)
+        if match.complete:
+            self.complete += 1
+            return []
+        last = match.last
+        assert last is not None
+        where = f"at {match.final_score()}" if match.score is not None else "with a game of unknown points"
+        return [(last, GameFinding("note", f"unfinished match: it ends {where} and nobody reached "
+                                   f"{match.length} points", line=last.end[0], column=last.end[1],
+                                   action="result"))]
+
+    def ended(self) -> list[Match]:
+        """The matches ended since the last call."""
+        done, self.finished = self.finished, []
+        return done
