@@ -40,6 +40,7 @@ class MatchGame:
     end: tuple[int, int]  # line and column of its result (or last action)
     cube: GameFinding | None  # the first cube action, as a finding should it be in the Crawford game
     rules: str
+    ends_match: bool = False  # the record says so
 
     @property
     def starts_match(self) -> bool:
@@ -67,7 +68,8 @@ def match_game(source: str, index: int, record: GameRecord, result: GameReplay) 
         score=Score.parse(tags.get("Score")),
         crawford_tag=True if crawford in ("yes", "true") else False if crawford in ("no", "false") else None,
         crawford_rule=result.rules.crawford == "on", winner=result.winner, points=result.points,
-        line=record.line, end=(end_line, record.result_column or 1), cube=cube_finding, rules=str(result.rules))
+        line=record.line, end=(end_line, record.result_column or 1), cube=cube_finding, rules=str(result.rules),
+        ends_match=record.ends_match)
 
 
 @dataclass
@@ -177,6 +179,10 @@ class MatchChecker:
         match.score = {names[0]: end.white, names[1]: end.black}
         if end.of(game.winner) >= game.length:
             match.winner = game.players[0 if game.winner == WHITE else 1] if by_side else game.winner
+        elif game.ends_match:
+            yield GameFinding("match-result", f"the record says this game won the match, but the score after it is "
+                                              f"{end} in a {game.length}-point match", line=game.end[0],
+                              column=game.end[1], action="result")
 
     def at_start(self, game: MatchGame, code: str, message: str) -> GameFinding:
         return GameFinding(code, message, line=game.line, column=1)

@@ -139,6 +139,7 @@ class GameRecord:
     comments: list[str] = field(default_factory=list)
     errors: list[RecordError] = field(default_factory=list)
     notes: list[RecordError] = field(default_factory=list)  # what a reader read past, worth saying
+    ends_match: bool = False  # the record says the game won the match (MAT's "Wins N points and the match")
     source: str = ""
     line: int = 0
     result_line: int = 0

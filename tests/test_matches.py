@@ -260,3 +260,12 @@ def test_an_empty_name_is_never_written_to_mat():
     warnings = mat.write_games(records, out)
     assert " White : 0" in out.getvalue()
     assert warnings == ["game 1 ( – Boris): White's name is empty; written as 'White'"]
+
+
+def test_a_match_won_too_early(tmp_path):
+    text = match(5, resigned(1, (0, 0), WHITE, 1, match_won=True), resigned(2, (1, 0), WHITE, 4, double=True,
+                                                                             match_won=True))
+    status, report = validate(tmp_path, text)
+    assert status == 1 and [code for code, *_ in codes(report)] == ["match-result"]
+    assert report["findings"][0]["message"] == ("the record says this game won the match, but the score after it "
+                                                "is 1-0 in a 5-point match")

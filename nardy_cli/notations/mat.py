@@ -33,6 +33,8 @@ from ..record import (
     other,
     parse_play,
 )
+from ..scores import Result, Score, is_crawford_game
+from ..scores import match_length as match_length_of
 from . import GameWriter, Target
 
 NAME = "mat"
@@ -53,13 +55,12 @@ _ROLL_RE = re.compile(r"(?P<d1>[1-6])(?P<d2>[1-6]):\s*(?P<play>.*)")
 _DICE_LIKE_RE = re.compile(r"(?P<dice>\S{1,4}):")
 _DOUBLE_RE = re.compile(r"(?P<word>doubles|beavers)(?:\s*=>\s*(?P<value>\d{1,9}))?", re.IGNORECASE)
 _ANSWER_RE = re.compile(r"takes|drops", re.IGNORECASE)
-_OUTCOME_RE = re.compile(r"(?P<word>wins|losses)\s+(?P<points>\d{1,9})\s+points?(?:\s+and\s+the\s+match)?",
+_OUTCOME_RE = re.compile(r"(?P<word>wins|losses)\s+(?P<points>\d{1,9})\s+points?(?P<match>\s+and\s+the\s+match)?",
                          re.IGNORECASE)
 _OUTCOMES_RE = re.compile(rf"(?:{_OUTCOME_RE.pattern}\s*)+", re.IGNORECASE)  # cells sharing a line
 _GLUED_ROW_RE = re.compile(r"(?<=\s)\d{1,9}\)(?=\s)")  # Galaxy's next row, glued onto a move line
 _CANNOT_MOVE_RE = re.compile(r"cannot\s+move", re.IGNORECASE)
 _UNRECORDED_RE = re.compile(r"\?+")
-_PAIR_RE = re.compile(r"(?P<white>\d{1,9})-(?P<black>\d{1,9})")  # a result or a score, White first
 
 _CUBE_KINDS = {"doubles": "double", "beavers": "beaver", "takes": "take", "drops": "drop"}
 _CELL_EXPECTED = "a roll like '63: 24/18 13/10', 'Doubles => 2', 'Takes', 'Drops', 'Beavers' or 'Wins 1 point'"
@@ -218,6 +219,7 @@ class _Outcome:
     line: int
     column: int
     wins: bool  # written as Wins: a Losses line is where Backgammon Galaxy puts it, not always the loser's
+    match: bool  # "... and the match"
 
 
 @dataclass
@@ -228,7 +230,7 @@ class _GameBuilder:
     number: str
     score_line_seen: bool = False
     names: tuple[str, str] | None = None
-    score: tuple[int, int] | None = None
+    score: Score | None = None
     outcomes: list[_Outcome] = field(default_factory=list)
 
     def error(self, line: int, column: int, message: str) -> None:
@@ -244,7 +246,7 @@ class _GameBuilder:
             return False
         white, white_score, black, black_score = fields
         self.names = (white, black)
-        self.score = (white_score, black_score)
+        self.score = Score(white_score, black_score)
         return True
 
     def read_move_line(self, line: int, text: str) -> None:
@@ -269,7 +271,7 @@ class _GameBuilder:
             for outcome in _OUTCOME_RE.finditer(cell):
                 won = outcome["word"].lower() == "wins"
                 self.outcomes.append(_Outcome(side if won else other(side), int(outcome["points"]), line,
-                                              column + outcome.start(), won))
+                                              column + outcome.start(), won, outcome["match"] is not None))
             return
         action = self.parse_action(side, cell, line, column)
         if action is None:
@@ -325,8 +327,8 @@ class _GameBuilder:
         tags["Game"] = self.number
         tags.update(ratings)
         if self.score:
-            tags["Score"] = f"{self.score[0]}-{self.score[1]}"
-            if not crawford_played and _is_crawford_game(self.score, match_length, tags.get("CrawfordRule")):
+            tags["Score"] = str(self.score)
+            if _is_crawford_game(self.score, match_length, tags.get("CrawfordRule"), crawford_played):
                 tags["Crawford"] = "yes"
         if self.outcomes:
             self._settle_result(tags)
@@ -350,7 +352,8 @@ class _GameBuilder:
                 self.error(outcome.line, outcome.column,
                            f"expected the result stated on line {decisive.line}, found a different one")
         points = decisive.points
-        self.record.result = f"{points}-0" if decisive.winner == WHITE else f"0-{points}"
+        self.record.result = str(Result.win(decisive.winner, points))
+        self.record.ends_match = decisive.match
         termination = _termination_of(self.record.actions, decisive.winner)
         if termination:
             tags["Termination"] = termination
@@ -364,13 +367,11 @@ class _GameBuilder:
                                               line=decisive.line, column=decisive.column))
 
 
-def _is_crawford_game(score: tuple[int, int], match_length: str | None, rule: str | None) -> bool:
-    """True when, the Crawford game not yet played, one side (only) is a point from winning the match.
-
-    MAT does not mark the Crawford game; GNU Backgammon infers it this way too.
-    """
-    needed = int(match_length or 0) - 1
-    return needed > 0 and (rule or "on").lower() != "off" and (score[0] == needed) != (score[1] == needed)
+def _is_crawford_game(score: Score, match_length: str | None, rule: str | None, crawford_played: bool) -> bool:
+    """Whether a game at ``score`` is the Crawford game, unless the match's Crawford header is
+    ``Off``. MAT does not mark the Crawford game; GNU Backgammon infers it this way too."""
+    return (rule or "on").lower() != "off" and is_crawford_game(score, match_length_of(match_length),
+                                                                 crawford_played=crawford_played)
 
 
 def _termination_of(actions: list[Action], winner: str) -> str | None:
@@ -470,15 +471,10 @@ _LEFT_WIDTH = 27  # gnubg writes "%3d) %-27s " before the right cell
 _LEFT_RESULT_INDENT, _RIGHT_RESULT_INDENT = " " * 6, " " * 34  # gnubg's "Wins" lines of their own
 
 
-def _result_of(record: GameRecord) -> tuple[str, int] | None:
-    """(winner, points) of a ``W-B`` result where exactly one side scored, else None."""
-    match = _PAIR_RE.fullmatch(record.result or "")
-    if not match:
-        return None
-    white, black = int(match["white"]), int(match["black"])
-    if (white > 0) == (black > 0):
-        return None
-    return (WHITE, white) if white else (BLACK, black)
+def _result_of(record: GameRecord) -> Result | None:
+    """The result of a game that one side won, else None."""
+    result = Result.parse(record.result or "")
+    return result if result is not None and result.winner is not None else None
 
 
 @dataclass(frozen=True)
@@ -489,10 +485,10 @@ class MatGame:
     title: str
     length: str
     headers: tuple[tuple[str, str], ...]  # the match headers the game's tags give
-    stated_score: tuple[int, int] | None
+    stated_score: Score | None
     crawford_rule: str | None
     crawford_tag: str | None
-    outcome: tuple[str, int] | None
+    outcome: Result | None
     stated_number: str | None  # the Game tag, when it is a number
     names: tuple[str, str]  # of the score line
     rows: tuple[str, ...]  # the numbered lines of the moves
@@ -510,16 +506,15 @@ def prepare(record: GameRecord) -> MatGame:
         header_warnings.append(f"match length {length!r} is not a number; written as a money game (0 point match)")
         length = "0"
     headers = _headers(record, header_warnings)
-    stated_score = _PAIR_RE.fullmatch(record.tags.get("Score", ""))
     outcome = _result_of(record)
     _check_game(record, outcome, game_warnings)
     rows = _move_rows(record, game_warnings)
     names = _score_line_names(record, game_warnings)
-    result_beside = rows.pop()[0] if outcome and outcome[0] == BLACK and _row_open(rows) else None
+    result_beside = rows.pop()[0] if outcome and outcome.winner == BLACK and _row_open(rows) else None
     number = record.tags.get("Game", "")
     return MatGame(
         record.title(), length, tuple(headers),
-        (int(stated_score["white"]), int(stated_score["black"])) if stated_score else None,
+        Score.parse(record.tags.get("Score")),
         record.tags.get("CrawfordRule"), record.tags.get("Crawford"), outcome, number if number.isdigit() else None,
         names, tuple(_row_text(row_number, left, right) for row_number, (left, right) in enumerate(rows, 1)),
         result_beside, tuple(header_warnings), tuple(game_warnings))
@@ -531,7 +526,7 @@ class _MatWriter(GameWriter[MatGame]):
     def __init__(self, out: TextIO) -> None:
         super().__init__(out)
         self.match_key: tuple[object, ...] | None = None
-        self.score = (0, 0)
+        self.score = Score()
         self.games_in_match = 0
         self.crawford_played = False
 
@@ -544,15 +539,16 @@ class _MatWriter(GameWriter[MatGame]):
         self.check_crawford(game, score, label)
         self.warn(label, *game.game_warnings)
         lines = [f" Game {game.stated_number or self.games_in_match}",
-                 " " + f"{game.names[0]} : {score[0]}".ljust(30) + f" {game.names[1]} : {score[1]}", *game.rows]
+                 " " + f"{game.names[0]} : {score.white}".ljust(30) + f" {game.names[1]} : {score.black}", *game.rows]
         if game.outcome:
-            winner, points = game.outcome
-            text = _wins_text(points, score[0 if winner == WHITE else 1], int(game.length))
+            winner, points = game.outcome.winner, game.outcome.points
+            assert winner is not None
+            text = _wins_text(points, score.of(winner), int(game.length))
             if game.result_beside is not None:
                 lines.append(_row_text(len(game.rows) + 1, game.result_beside, text))
             else:
                 lines.append((_LEFT_RESULT_INDENT if winner == WHITE else _RIGHT_RESULT_INDENT) + text)
-            self.score = (score[0] + points, score[1]) if winner == WHITE else (score[0], score[1] + points)
+            self.score = score.plus(winner, points)
         self.out.write("\n".join(lines) + "\n\n")
 
     def start_match_if_new(self, game: MatGame, label: str) -> None:
@@ -562,14 +558,14 @@ class _MatWriter(GameWriter[MatGame]):
         if self.match_key is not None:
             self.warn(label, "its match tags differ from the game before, so it starts a second match in the "
                              "file; GNU Backgammon imports only the first match of a file")
-        self.match_key, self.score, self.games_in_match, self.crawford_played = key, (0, 0), 0, False
+        self.match_key, self.score, self.games_in_match, self.crawford_played = key, Score(), 0, False
         for key_name, value in game.headers:
             self.out.write(f'; [{key_name} "{value}"]\n')
         self.out.write(f"\n {game.length} point match\n\n")
 
     def check_crawford(self, game: MatGame, score: tuple[int, int], label: str) -> None:
         """Warn when the record's Crawford tag is not what a reader will infer from the scores."""
-        implied = not self.crawford_played and _is_crawford_game(score, game.length, game.crawford_rule)
+        implied = _is_crawford_game(score, game.length, game.crawford_rule, self.crawford_played)
         self.crawford_played = self.crawford_played or implied
         stated = game.crawford_tag
         if stated is not None and (stated == "yes") != implied:
@@ -596,7 +592,7 @@ def _headers(record: GameRecord, warnings: list[str]) -> list[tuple[str, str]]:
     return headers
 
 
-def _check_game(record: GameRecord, outcome: tuple[str, int] | None, warnings: list[str]) -> None:
+def _check_game(record: GameRecord, outcome: Result | None, warnings: list[str]) -> None:
     """Warn about what this game holds that MAT cannot say."""
     if record.comments or any(action.comments for action in record.actions):
         warnings.append("comments dropped: MAT has no comments")
@@ -608,7 +604,8 @@ def _check_game(record: GameRecord, outcome: tuple[str, int] | None, warnings: l
         warnings.append(f"Result tag {stated!r} dropped: MAT keeps only the result {record.result!r}")
     termination = record.tags.get("Termination")
     if outcome and termination is not None:
-        implied = _termination_of(record.actions, outcome[0])
+        assert outcome.winner is not None
+        implied = _termination_of(record.actions, outcome.winner)
         if termination != implied:
             warnings.append(f"termination {termination!r} cannot be expressed: the MAT text implies "
                             f"{implied or 'a game played out'}")

@@ -37,7 +37,7 @@ from nardy_cli.record import (
     other,
 )
 from nardy_cli.rules import Rules, RulesError
-from nardy_cli.scores import Result, Score, final_cube, match_length, resignation_level
+from nardy_cli.scores import Result, Score, final_cube, is_money, match_length, resignation_level
 
 NAME = "sgf"
 EXTENSIONS = (".sgf",)
@@ -128,7 +128,7 @@ def _rule_settings(tokens: Iterable[str], variant: str, is_match: bool) -> list[
 
 
 def _is_match(tags: dict[str, str]) -> bool:
-    return tags.get("MatchLength", "0").strip() not in ("", "0")
+    return not is_money(match_length(tags.get("MatchLength")))
 
 
 def _date_from_sgf(value: str) -> str:
@@ -456,7 +456,7 @@ class _GameBuilder:
             self.game_index = numbers["game"]
             tags["Game"] = str(numbers["game"] + 1)
         if "ws" in numbers or "bs" in numbers:
-            tags["Score"] = f"{numbers.get('ws', 0)}-{numbers.get('bs', 0)}"
+            tags["Score"] = str(Score(numbers.get("ws", 0), numbers.get("bs", 0)))
         if unknown:
             tags[RAW_TAG_PREFIX + "MI"] = _raw_tag_value(unknown)
 
@@ -965,9 +965,9 @@ class _GameTree:
         if re.fullmatch(r"\d{1,9}", game) and int(game) >= 1:
             parts.append(f"[game:{int(game) - 1}]")
             self.used.add("Game")
-        score = re.fullmatch(r"\s*(\d{1,9})\s*-\s*(\d{1,9})\s*", tags.get("Score", ""))
+        score = Score.parse(tags.get("Score"))
         if score:
-            parts.append(f"[ws:{int(score.group(1))}][bs:{int(score.group(2))}]")
+            parts.append(f"[ws:{score.white}][bs:{score.black}]")
             self.used.add("Score")
         for name in ("MatchLength", "Game", "Score"):
             if name in tags and name not in self.used:
