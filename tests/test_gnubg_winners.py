@@ -6,6 +6,7 @@ never a part of nardy (see tests/gnubg_judge.py).
 """
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -13,8 +14,9 @@ from pathlib import Path
 import pytest
 
 from nardy_cli.notations import mat, sgf
+from nardy_cli.record import GameRecord
 from nardy_cli.replay import replay
-from nardy_cli.scores import Result
+from nardy_cli.scores import Result, Score, match_length, resignation_level
 
 CORPORA = Path(__file__).resolve().parents[2] / "shared" / "corpora"
 FILES = sorted([*CORPORA.glob("bglab-sample/*.txt"), *CORPORA.glob("tournament/*"), *CORPORA.glob("xg/*.mat")])
@@ -30,17 +32,20 @@ def ours(path: Path) -> list[str | None]:
                 for record in mat.read_games(lines, str(path))]
 
 
-def gnubg_saves(tmp_path: Path, inputs: list[Path]) -> list[Path]:
-    """GNU Backgammon's SGF of each input (``import mat``, ``save match``), in one run."""
+def gnubg_saves(tmp_path: Path, inputs: list[Path], load: str = "import mat") -> tuple[list[Path], list[str]]:
+    """GNU Backgammon's SGF of each input (``import mat`` or ``load match``, then ``save match``),
+    in one run, and the lines in which it complained."""
     commands = ["set display off"]
-    saved = [tmp_path / f"{number}.sgf" for number in range(len(inputs))]
+    saved = [tmp_path / f"gnubg{number}.sgf" for number in range(len(inputs))]
     for source, target in zip(inputs, saved):
-        commands += [f'import mat "{source}"', f'save match "{target}"']
+        commands += [f'{load} "{source}"', f'save match "{target}"']
     script = tmp_path / "commands.txt"
     script.write_text("\n".join(commands) + "\n", encoding="utf-8")
-    subprocess.run([GNUBG, "-t", "-q", "-c", str(script)], capture_output=True, text=True,
-                   stdin=subprocess.DEVNULL, timeout=600)
-    return saved
+    run = subprocess.run([GNUBG, "-t", "-q", "-c", str(script)], capture_output=True, text=True,
+                         stdin=subprocess.DEVNULL, timeout=600)
+    complaints = [line for line in (run.stdout + run.stderr).splitlines()
+                  if re.search(r"(?i)warning|error|unrecognised|invalid", line)]
+    return saved, complaints
 
 
 def theirs(saved: Path) -> list[str | None]:
@@ -51,9 +56,52 @@ def theirs(saved: Path) -> list[str | None]:
 @pytest.mark.skipif(GNUBG is None, reason="GNU Backgammon (gnubg) is not installed")
 @pytest.mark.skipif(not FILES, reason="the shared corpora are not here")
 def test_every_winner_agrees_with_gnubg(tmp_path: Path) -> None:
-    saved = gnubg_saves(tmp_path, FILES)
+    saved, _ = gnubg_saves(tmp_path, FILES)  # it complains of Galaxy's "Losses" lines
     assert [path.name for path, save in zip(FILES, saved) if not save.exists()] == []  # gnubg read them all
     disagreements = [(path.name, ours(path), theirs(save)) for path, save in zip(FILES, saved)
                      if ours(path) != theirs(save)]
     assert disagreements == []
     assert sum(len(ours(path)) for path in FILES) > 850
+
+
+def expected(record: GameRecord) -> tuple[str | None, int | None]:
+    """The winner and the points GNU Backgammon gives a game: a played-out game's full value, a
+    dropped cube's value, a resignation's level times the cube (a server's capped figure is not
+    what GNU Backgammon keeps)."""
+    result = replay(record)
+    points = result.points
+    if result.ending == "resign" and points is not None and result.winner is not None and result.final is not None:
+        cube = result.final.cube_value
+        score = Score.parse(record.tags.get("Score")) or Score()
+        level = resignation_level(points, cube, score.of(result.winner), match_length(record.tags.get("MatchLength")))
+        points = level * cube if level else points
+    return result.winner, points
+
+
+def gnubg_results(save: Path) -> list[tuple[str | None, int | None]]:
+    results = [Result.parse(record.result or "") or Result(None)
+               for record in sgf.read_games(save.read_text(encoding="utf-8").splitlines(True))]
+    return [(result.winner, result.points if result.winner else None) for result in results]
+
+
+@pytest.mark.skipif(GNUBG is None, reason="GNU Backgammon (gnubg) is not installed")
+@pytest.mark.skipif(not FILES, reason="the shared corpora are not here")
+@pytest.mark.parametrize("notation", ["mat", "sgf"])
+def test_gnubg_reads_the_same_winners_points_and_resignations_in_what_nardy_writes(tmp_path: Path,
+                                                                                  notation: str) -> None:
+    written, games = [], []
+    for number, path in enumerate(FILES):
+        with path.open(encoding="utf-8-sig", errors="replace", newline="") as lines:
+            records = list(mat.read_games(lines, str(path)))
+        target = tmp_path / f"nardy{number}.{notation}"
+        with target.open("w", encoding="utf-8") as out:
+            (mat if notation == "mat" else sgf).write_games(records, out)
+        written.append(target)
+        # GNU Backgammon imports no result for a MAT game without a single roll ("No game in progress.")
+        games.append([expected(record) if notation == "sgf" or any(action.kind == "roll" for action in record.actions)
+                      else (None, None) for record in records])
+    saved, complaints = gnubg_saves(tmp_path, written, "import mat" if notation == "mat" else "load match")
+    assert complaints == []
+    disagreements = [(path.name, ours_, gnubg_results(save)) for path, save, ours_ in zip(FILES, saved, games)
+                     if ours_ != gnubg_results(save)]
+    assert disagreements == []
