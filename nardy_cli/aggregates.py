@@ -130,7 +130,7 @@ class GameStats:
 
     game: dict[str, Any]
     rolls: dict[str, tuple[int, ...]]
-    match: MatchGame
+    match: MatchGame | None = None  # None: not checked as a game of a match
     findings: tuple[dict[str, Any], ...] = ()
     turns: tuple[dict[str, Any], ...] = ()
 
@@ -210,8 +210,8 @@ class Aggregates:
         """Count one game (games come in corpus order); return the findings of its match (each
         like a row of :data:`FINDING_COLUMNS`) and the rows of the matches that it shows to have
         ended (:data:`MATCH_COLUMNS`)."""
-        found = [finding_dict(where, where.rules, finding) for where, finding in self.checker.add(stats.match)
-                 if finding.code != "note"]
+        checked = self.checker.add(stats.match) if stats.match is not None else []
+        found = [finding_dict(where, where.rules, finding) for where, finding in checked if finding.code != "note"]
         match = self.checker.current
         key = f"{match.source}:{match.first_game} ({match.players[0]} – {match.players[1]})" if match else MONEY
         self._count(stats, key, found)

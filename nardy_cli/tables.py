@@ -20,7 +20,7 @@ from .output import OutputError, atomic_output
 from .parallel import DASK_HINT
 
 TABLES = {"games": GAME_COLUMNS, "turns": TURN_COLUMNS, "findings": FINDING_COLUMNS, "matches": MATCH_COLUMNS}
-TableSink = Callable[[GameStats | None, tuple[dict[str, Any], ...], list[dict[str, Any]]], None]
+TableSink = Callable[[GameStats | None, tuple[dict[str, Any], ...], "list[dict[str, Any]] | None"], None]
 BATCH_ROWS = 10_000
 NO_PYARROW = f"Parquet files need pyarrow: {DASK_HINT}"
 REPORT_PAGE = "report.html"  # a folder holding it holds a report (see nardy_cli.report)
@@ -141,13 +141,13 @@ def table_files(directory: str, fmt: str, *, force: bool = False) -> Iterator[Ta
                                                        newline=""))
             writers[name] = table(handle, columns)
 
-        def add(stats: GameStats | None, match_findings: tuple[dict[str, Any], ...],
-                matches: list[dict[str, Any]]) -> None:
+        def add(stats: GameStats | None, match_findings: tuple[dict[str, Any], ...] = (),
+                matches: list[dict[str, Any]] | None = None) -> None:
             if stats is not None:
                 writers["games"].add([stats.game])
                 writers["turns"].add(stats.turns)
                 writers["findings"].add(stats.findings + match_findings)
-            writers["matches"].add(matches)
+            writers["matches"].add(matches or [])
 
         try:
             yield add

@@ -159,7 +159,7 @@ def test_stats_command_writes_the_report(corpus, tmp_path):
     assert result.exit_code == 0, result.output
     for term in ("игрок", "оин", "марс", "кокс", "броски (n)", "все игроки", "Ann"):
         assert term in result.stdout
-    expected = {f"{name}.csv" for name in ("games", "turns", "findings", "outcomes_by_variant", "dice_fairness",
+    expected = {f"{name}.csv" for name in ("games", "turns", "findings", "matches", "outcomes_by_variant", "dice_fairness",
                                            "dice_counts", *(f"summary_by_{by}" for by in GROUPINGS))}
     expected |= {f"{chart}.{fmt}" for chart in ("outcomes", "lengths", "first_mover", "dice")
                  for fmt in ("png", "svg")}

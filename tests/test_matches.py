@@ -124,7 +124,8 @@ def test_a_lone_losses_line_keeps_its_meaning():
 
 
 def test_a_row_glued_onto_a_move_line():
-    glued = f" {row(2, '43: 8/4 6/3').strip()}              2)  Losses 2 point                      Wins 2 point and the match"
+    glued = (f" {row(2, '43: 8/4 6/3').strip()}              2)  Losses 2 point"
+             "                      Wins 2 point and the match")
     text = match(5, game(1, (3, 0), row(1, OPENING[0], OPENING[1]), glued))
     (record,) = mat.read_games(text.splitlines(True), "m")
     assert not record.errors and record.result == "0-2"
@@ -179,8 +180,8 @@ def test_a_double_in_the_crawford_game(tmp_path):
 
 
 def test_a_wrong_score_line(tmp_path):
-    text = match(5, resigned(1, (0, 0), WHITE, 1), resigned(2, (0, 1), BLACK, 1), resigned(3, (1, 1), WHITE, 4, double=True,
-                                                                                              match_won=True))
+    text = match(5, resigned(1, (0, 0), WHITE, 1), resigned(2, (0, 1), BLACK, 1),
+                 resigned(3, (1, 1), WHITE, 4, double=True, match_won=True))
     status, report = validate(tmp_path, text)
     assert status == 1 and codes(report) == [("score", 2, 10)]
     assert report["findings"][0]["message"] == ("the score before this game is stated as 0-1 but the games "
