@@ -371,6 +371,12 @@ class _Replayer:
         if any(points in self.readings(winner, level * cube) for level in levels):
             return points
         most = levels[-1] * cube
+        score = Score.parse(self.record.tags.get("Score"))
+        if score is not None and not self.money and points == self.length - score.of(winner):
+            self.result.notes.append(self.located(
+                "note", f"{_points(points)} declared: more than a game on a {cube}-cube is worth, but exactly what "
+                f"{SIDE_NAMES[winner]} needed to win the match (a match given up or lost on time?)", None))
+            return points
         self.result_finding(f"declared {declared}: {_points(points)} is more than a game on a {cube}-cube can be "
                             f"worth ({_points(most)})" if points > most else
                             f"declared {declared}: no game on a {cube}-cube is worth {_points(points)}")

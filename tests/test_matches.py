@@ -270,3 +270,11 @@ def test_a_match_won_too_early(tmp_path):
     assert status == 1 and [code for code, *_ in codes(report)] == ["match-result"]
     assert report["findings"][0]["message"] == ("the record says this game won the match, but the score after it "
                                                 "is 1-0 in a 5-point match")
+
+
+def test_a_match_given_up_is_a_note(tmp_path):
+    # a server that ends a match on a timeout awards the points the winner needs
+    status, report = validate(tmp_path, match(7, resigned(1, (1, 0), WHITE, 6, match_won=True)))
+    assert (status, report["findings"]) == (0, [])
+    assert report["notes"][0]["message"] == ("6 points declared: more than a game on a 1-cube is worth, but exactly "
+                                             "what White needed to win the match (a match given up or lost on time?)")
