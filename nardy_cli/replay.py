@@ -350,6 +350,7 @@ class _Replayer:
                 return
             option = self.undeclared_option(points)
             if option:
+                result.points = points  # what the game scored under the server's rule
                 cube = "an unturned cube" if final is None or final.cube_value == 1 else f"a {final.cube_value}-cube"
                 self.result.notes.append(self.located(
                     "note", f"{_points(points)} declared for {_article(result.category)} on {cube}: "

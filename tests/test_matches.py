@@ -278,3 +278,12 @@ def test_a_match_given_up_is_a_note(tmp_path):
     assert (status, report["findings"]) == (0, [])
     assert report["notes"][0]["message"] == ("6 points declared: more than a game on a 1-cube is worth, but exactly "
                                              "what White needed to win the match (a match given up or lost on time?)")
+
+
+def test_a_game_scored_by_an_unstated_rule_counts_its_declared_points_in_the_match(tmp_path):
+    first = ntn_game("1-0", '[MatchLength "16"]', '[Game "1"]', '[Score "0-0"]')
+    second = ntn_game("1-0", '[MatchLength "16"]', '[Game "2"]', '[Score "1-0"]')
+    path = tmp_path / "session.ntn"
+    path.write_text(first + "\n" + second, encoding="utf-8")
+    report = json.loads(CliRunner().invoke(cli, ["validate", str(path), "--format", "json", "--jobs", "1"]).stdout)
+    assert report["findings"] == [] and len(report["notes"]) == 3  # two Jacoby notes, the match unfinished
