@@ -18,7 +18,7 @@ from .gnubg_ids import short_position
 from .notations import Prepared
 from .output import OutputError, atomic_output
 from .position import Position, PositionError
-from .record import GameRecord
+from .record import GameRecord, InputErrorBudget
 from .rules import Rules, RulesError, check_overrides
 from .selfplay import BOTS, generate
 from .sources import InputError, check_encoding
@@ -204,6 +204,9 @@ def prepared_for_writing(game: CorpusGame, prepare: Callable[[GameRecord], Prepa
     the places its record could not be read, and the game prepared for the writer."""
     warnings = [f"{game.source}:{error}: game {game.index} is converted as far as it could be read"
                 for error in game.record.errors]
+    if game.record.errors_not_kept:
+        warnings.append(f"{game.source}: game {game.index}: and {game.record.errors_not_kept} more syntax errors, "
+                        "not listed")
     return warnings, prepare(game.record)
 
 
@@ -232,13 +235,18 @@ def convert(paths: tuple[str, ...], input_format: str | None, encoding: str | No
 
     target = notations.target(output_format)
 
+    budget = InputErrorBudget()
+
     def prepared_games() -> Iterator[Any]:
         for warnings, game in map_games(paths, partial(prepared_for_writing, prepare=target.prepare),
                                         jobs=jobs or None, dask=dask, fmt=input_format, encoding=encoding,
                                         pattern=pattern, on_error=input_error):
             for warning in warnings:
-                click.echo(f"warning: {warning}", err=True)
+                if budget.admit(warning.split(":", 1)[0]):
+                    click.echo(f"warning: {warning}", err=True)
             yield game
+        for message in budget.messages():
+            click.echo(f"warning: {message}", err=True)
 
     with atomic_output(output, force=force, inputs=paths) as out:
         warnings = target.write_prepared(prepared_games(), out)
@@ -270,17 +278,25 @@ def validate(paths: tuple[str, ...], input_format: str | None, encoding: str | N
         click.echo(f"error: {message}", err=True)
 
     task = partial(replayed, build=validated, overrides=rules)
+    budget = InputErrorBudget()  # a file of nothing but mistakes lists its first ones
     for result in map_games(paths, task, jobs=jobs or None, dask=dask, fmt=input_format, encoding=encoding,
                             pattern=pattern, on_error=input_error):
         summary.merge(result.summary)
-        if output_format == "json":
-            findings.extend(result.findings)
-        elif not quiet:
-            for line in result.lines:
+        for line, finding in zip(result.lines, result.findings):
+            if finding["code"] == "syntax" and not budget.admit(finding["path"]):
+                continue
+            if output_format == "json":
+                findings.append(finding)
+            elif not quiet:
                 click.echo(line)
     if output_format == "json":
-        click.echo(json.dumps({**summary.as_dict(), "findings": findings}, ensure_ascii=False, indent=2))
+        not_listed = {"not_listed": budget.messages()} if budget.more else {}
+        click.echo(json.dumps({**summary.as_dict(), "findings": findings, **not_listed}, ensure_ascii=False,
+                              indent=2))
     else:
+        if not quiet:
+            for message in budget.messages():
+                click.echo(message)
         click.echo(summary.text())
     sys.exit(EXIT_INPUT if summary.unreadable else EXIT_FINDINGS if sum(summary.findings.values()) else 0)
 

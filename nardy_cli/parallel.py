@@ -40,7 +40,7 @@ import re
 import sys
 import threading
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -61,6 +61,8 @@ Task = Callable[[CorpusGame], R]
 
 CHUNK_GAMES = 500
 SHIP_LIMIT = 4 << 20  # characters: a file that cannot be cut and is longer is read in the parent as it streams
+GAME_LIMIT = 4 << 20  # characters: a unit of a cut file is cut early past it; one game longer streams here
+LINE_COST = 64  # characters a line is counted for besides its own: the memory of a short line, in a list
 IN_FLIGHT_PER_WORKER = 2
 DASK_HINT = "pip install 'nardy-cli[dask]'"
 
@@ -173,15 +175,16 @@ def _source_units(source: Source, file: int, fmt: str | None, encoding: str | No
     try:
         for number, line in enumerate(lines, 1):
             if starts is not None and (text := line.strip()) and starts(text):
-                if games >= chunk_games and not line.startswith("\ufeff"):  # a BOM is dropped on line 1 only
+                full = games >= chunk_games or (games and size > GAME_LIMIT)
+                if full and not line.startswith("\ufeff"):  # a BOM is dropped on line 1 only
                     yield replace(unit, probe=line)
                     unit = _Unit(source.name, name, file, [], number, unit.counted + games, preamble=preamble)
-                    games = 0
+                    games, size = 0, 0
                 games += 1
             unit.lines.append(line)
-            size += len(line)
-            if starts is None and size > SHIP_LIMIT:
-                yield replace(unit, rest=lines)
+            size += len(line) + LINE_COST
+            if size > (SHIP_LIMIT if starts is None else GAME_LIMIT) and games <= 1:
+                yield replace(unit, rest=lines)  # one game too long to ship (thousands of lines of mistakes)
                 return
     except InputError as error:
         yield replace(unit, truncated=True)
@@ -242,7 +245,7 @@ def shift_lines(record: GameRecord, offset: int) -> None:
     record.line, record.result_line = moved(record.line), moved(record.result_line)
     for action in record.actions:
         action.line = moved(action.line)
-    record.errors = [replace(error, line=moved(error.line)) for error in record.errors]
+    record.errors[:] = [replace(error, line=moved(error.line)) for error in record.errors]  # keeps the count of others
 
 
 def _run_unit(unit: _Unit, task: Task[R]) -> _Outcome[R]:
@@ -332,7 +335,9 @@ def _gather(work: Iterator[_Unit | str], submit: Callable[..., _Future], in_flig
             fill()
             continue
         if future is None:
-            yield from _stream(item, task, tracker, on_error)
+            if item.first_line == 1:
+                index = 1
+            index += yield from _stream(item, task, tracker, on_error, index)
             fill()
             continue
         assert isinstance(item, _Unit)
@@ -350,15 +355,24 @@ def _gather(work: Iterator[_Unit | str], submit: Callable[..., _Future], in_flig
         yield from outcome.results
 
 
-def _stream(unit: _Unit, task: Task[R], tracker: CrawfordTracker, on_error: Callable[[str], None]) -> Iterator[R]:
-    """A whole file too long to ship, read and run here as it streams, as the sequential run does:
-    its memory does not grow with the file, though its games then run on this one process."""
+def _stream(unit: _Unit, task: Task[R], tracker: CrawfordTracker, on_error: Callable[[str], None],
+            index: int = 1) -> Generator[R, None, int]:
+    """The rest of a file too long to ship (or with a game too long to ship), read and run here as it
+    streams, as the sequential run does: its memory does not grow with the file, though its games
+    then run on this one process. ``index`` is the file's index of the unit's first game; returns
+    how many games there were."""
+    read_before = len(unit.preamble)
+    games = 0
     try:
-        records = notations.notation(unit.notation).read_games(_unit_lines(unit), unit.source)
-        for index, record in enumerate(records, 1):
-            yield task(CorpusGame(unit.source, index, record, tracker.is_crawford(unit.source, record)))
+        for record in notations.notation(unit.notation).read_games(_unit_lines(unit), unit.source):
+            if read_before and record.line <= read_before:
+                continue  # the preamble's game: the first unit has it
+            shift_lines(record, unit.first_line - 1 - read_before)
+            yield task(CorpusGame(unit.source, index + games, record, tracker.is_crawford(unit.source, record)))
+            games += 1
     except InputError as error:
         on_error(str(error))
+    return games
 
 
 def available_cores() -> int:
