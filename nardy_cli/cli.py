@@ -6,6 +6,7 @@ import os
 import re
 import sys
 from collections.abc import Callable, Iterator
+from contextlib import suppress
 from functools import partial, wraps
 from typing import Any
 
@@ -16,7 +17,7 @@ from .corpus import CorpusGame
 from .engine import Engine
 from .gnubg_ids import short_position
 from .notations import Prepared
-from .output import OutputError, atomic_output
+from .output import OutputError, Terminated, atomic_output
 from .position import Position, PositionError
 from .record import GameRecord, InputErrorBudget
 from .rules import Rules, RulesError, check_overrides
@@ -123,17 +124,38 @@ class _Guarded(click.Group):
             return super().invoke(ctx)
         except (click.ClickException, click.exceptions.Exit, click.Abort, SystemExit):
             raise
+        except Terminated:
+            _fail(ctx, "terminated (SIGTERM); a file being written is removed, an existing one left as it was")
         except KeyboardInterrupt:
             raise click.Abort() from None
         except BrokenPipeError:  # the reader of our output went away (`nardy ... | head`): nothing to say
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            _silence_stdout()
             ctx.exit(0)
+        except OSError as error:  # what is left is writing standard output: the disk or device is full
+            _silence_stdout()
+            _fail(ctx, f"cannot write the output: {error.strerror or error}; what was written is incomplete")
+        except MemoryError:
+            _fail(ctx, "out of memory: an input holds a game or a line too large to read here (see "
+                       "formats/input.md, Limits)")
         except Exception as error:  # the last line of defence: say what failed, and how to learn more
             if ctx.meta.get("nardy.debug"):
                 raise
             click.echo(f"error: {type(error).__name__}: {error} (run again with --debug for the details, "
                        "and please report it)", err=True)
             ctx.exit(EXIT_INPUT)
+
+
+def _silence_stdout() -> None:
+    """Standard output to /dev/null, so that the final flush of what could not be written is quiet."""
+    with suppress(OSError, ValueError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+def _fail(ctx: click.Context, message: str) -> None:
+    """A plain message and exit status 2, for what stops a run that is nobody's bug."""
+    with suppress(OSError, ValueError):
+        click.echo(f"error: {message}", err=True)
+    ctx.exit(EXIT_INPUT)
 
 
 @click.group(cls=_Guarded)

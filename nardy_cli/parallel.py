@@ -32,13 +32,16 @@ files: the parent ships their lines.
 """
 from __future__ import annotations
 
+import ctypes
 import importlib
 import json
 import multiprocessing
 import os
 import re
+import signal
 import sys
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Generator, Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -406,12 +409,42 @@ def map_games(paths: list[str] | tuple[str, ...], task: Task[R], *, jobs: int | 
         for game in iter_games(paths, fmt=fmt, encoding=encoding, pattern=pattern, on_error=on_error):
             yield task(game)
         return
-    pool = ProcessPoolExecutor(workers, mp_context=_process_context())
+    pool = ProcessPoolExecutor(workers, mp_context=_process_context(), initializer=_end_with_parent)
     try:
         yield from _gather(_work(paths, fmt, encoding, pattern, chunk_games), pool.submit,
                            IN_FLIGHT_PER_WORKER * workers, task, on_error)
     finally:
-        pool.shutdown(cancel_futures=True)
+        # closed when collected, this generator may be finalised in the pool's own thread (after an
+        # error left it unfinished): that thread cannot wait for itself
+        manager = getattr(pool, "_executor_manager_thread", None)
+        pool.shutdown(wait=threading.current_thread() is not manager, cancel_futures=True)
+
+
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+WATCH_SECONDS = 1.0
+
+
+def _end_with_parent() -> None:
+    """In a worker: end when the process that started it ends, even when it is killed outright
+    (SIGKILL leaves it no time to stop its workers): on Linux the kernel kills the worker then
+    (``PR_SET_PDEATHSIG``); everywhere a watchdog thread sees its parent change and exits. Ctrl-C
+    is the parent's to handle: it stops the pool."""
+    parent = os.getppid()
+    if sys.platform.startswith("linux"):
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        except (OSError, AttributeError):  # no prctl: the watchdog alone
+            pass
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if os.getppid() != parent:  # gone already, before prctl
+        os._exit(1)
+    threading.Thread(target=_watch_parent, args=(parent,), name="nardy-parent-watch", daemon=True).start()
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(WATCH_SECONDS)
+    os._exit(1)
 
 
 def _process_context() -> multiprocessing.context.BaseContext:

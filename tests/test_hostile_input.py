@@ -601,7 +601,7 @@ def test_output_is_written_to_a_temporary_file_then_renamed(tmp_path, monkeypatc
     result = convert(str(SAMPLE), "--to", "ntn", "-o", str(out), "--force")
     assert result.exit_code == 0, result.output
     (old_text, during), = seen
-    assert old_text == "old\n" and len(during) == 2 and re.fullmatch(r"\.out\.ntn\.\w+\.tmp", during[0])
+    assert old_text == "old\n" and len(during) == 2 and re.fullmatch(r"\.out\.ntn\.\d+-\w+\.tmp", during[0])
     assert sorted(path.name for path in tmp_path.iterdir()) == ["out.ntn"]
     assert "Петрова А." in out.read_text(encoding="utf-8")
 
