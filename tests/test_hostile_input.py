@@ -153,12 +153,36 @@ def test_valid_utf8_is_never_read_as_cp1251(tmp_path):
 
 
 def auto_decoded(data: bytes) -> str:
-    """The rule formats/input.md states for a file without a byte-order mark."""
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        encoding = "cp1251" if data[:error.start].isascii() else "utf-8"
-        return data.decode(encoding, errors="replace")
+    """The rule formats/input.md states for a file without a byte-order mark: line by line,
+    UTF-8 where valid, else CP1251 until the file has shown a UTF-8 letter, else U+FFFD."""
+    decoded, utf8_letters = [], False
+    for line in data.splitlines(keepends=True):
+        try:
+            decoded.append(line.decode("utf-8"))
+            utf8_letters = utf8_letters or not line.isascii()
+        except UnicodeDecodeError:
+            decoded.append(line.decode("utf-8" if utf8_letters else "cp1251", errors="replace"))
+    return "".join(decoded)
+
+
+def test_a_stray_byte_costs_only_its_line(tmp_path):
+    """Issue 15.5: one bad byte before any Russian letter no longer turns a UTF-8 file to CP1251."""
+    path = tmp_path / "stray.ntn"
+    path.write_bytes(b'; exported \xff by hand\n' + SAMPLE.read_bytes())
+    games, errors = read_all(path)
+    assert not errors and games[0].record.tags["Black"] == "Петрова А."
+    assert games[0].record.comments[0] == "exported я by hand"  # the bad line alone is CP1251
+
+
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be"])
+def test_utf16_without_a_mark_starting_with_cyrillic(tmp_path, encoding):
+    """Issue 15.9: no NUL bytes at the start (Cyrillic letters are 0x04xx), still UTF-16."""
+    text = "; Клубный вечер\n" + SAMPLE.read_text(encoding="utf-8")
+    path = tmp_path / "cyrillic-first.ntn"
+    path.write_bytes(text.encode(encoding))
+    games, errors = read_all(path)
+    assert not errors and games[0].record.tags["Black"] == "Петрова А."
+    assert sources.sniff_encoding("Петрова".encode("cp1251")) is None
 
 
 PIECES = [b"a", b" ", b"\n", b"\r", b"\r\n", b"[", "Ж".encode(), "Ж".encode("cp1251"), "ё".encode(), b"\xff",
