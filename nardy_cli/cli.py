@@ -67,6 +67,12 @@ def input_options(function: Callable) -> Callable:
     return function
 
 
+def allow_empty_option(function: Callable) -> Callable:
+    return click.option("--allow-empty", is_flag=True,
+                        help="Accept inputs without a game (an empty file or directory); by default each is an "
+                             "error (exit status 2), so that a record cut to nothing does not pass.")(function)
+
+
 def parallel_options(function: Callable) -> Callable:
     """``--jobs`` and ``--dask``: where the per-game work runs (same output either way)."""
     function = click.option("--jobs", "-j", type=click.IntRange(min=0), default=0, show_default=True,
@@ -237,10 +243,12 @@ def prepared_for_writing(game: CorpusGame, prepare: Callable[[GameRecord], Prepa
 @click.option("--to", "output_format", type=click.Choice(notations.TARGETS), required=True,
               help="The notation to write.")
 @output_options
+@allow_empty_option
 @parallel_options
 @usage_errors
 def convert(paths: tuple[str, ...], input_format: str | None, encoding: str | None, pattern: str | None,
-            output_format: str, output: str | None, force: bool, jobs: int, dask: str | None) -> None:
+            output_format: str, output: str | None, force: bool, allow_empty: bool, jobs: int,
+            dask: str | None) -> None:
     """Convert the games of every PATH into one output in another notation.
 
     Every game is carried over whole where the target can express it; what it
@@ -262,7 +270,7 @@ def convert(paths: tuple[str, ...], input_format: str | None, encoding: str | No
     def prepared_games() -> Iterator[Any]:
         for warnings, game in map_games(paths, partial(prepared_for_writing, prepare=target.prepare),
                                         jobs=jobs or None, dask=dask, fmt=input_format, encoding=encoding,
-                                        pattern=pattern, on_error=input_error):
+                                        pattern=pattern, on_error=input_error, allow_empty=allow_empty):
             for warning in warnings:
                 if budget.admit(warning.split(":", 1)[0]):
                     click.echo(f"warning: {warning}", err=True)
@@ -282,10 +290,12 @@ def convert(paths: tuple[str, ...], input_format: str | None, encoding: str | No
 @rule_option
 @format_option("text", "json")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the summary.")
+@allow_empty_option
 @parallel_options
 @usage_errors
 def validate(paths: tuple[str, ...], input_format: str | None, encoding: str | None, pattern: str | None,
-             rules: tuple[str, ...], output_format: str, quiet: bool, jobs: int, dask: str | None) -> None:
+             rules: tuple[str, ...], output_format: str, quiet: bool, allow_empty: bool, jobs: int,
+             dask: str | None) -> None:
     """Replay every game of every PATH and report each illegal move, cube action or result.
 
     Exit status: 0 when every game is legal, 1 when there is any finding, 2 when
@@ -302,7 +312,7 @@ def validate(paths: tuple[str, ...], input_format: str | None, encoding: str | N
     task = partial(replayed, build=validated, overrides=rules)
     budget = InputErrorBudget()  # a file of nothing but mistakes lists its first ones
     for result in map_games(paths, task, jobs=jobs or None, dask=dask, fmt=input_format, encoding=encoding,
-                            pattern=pattern, on_error=input_error):
+                            pattern=pattern, on_error=input_error, allow_empty=allow_empty):
         summary.merge(result.summary)
         for line, finding in zip(result.lines, result.findings):
             if finding["code"] == "syntax" and not budget.admit(finding["path"]):

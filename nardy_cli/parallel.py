@@ -53,7 +53,7 @@ from types import ModuleType
 from typing import Any, Generic, Protocol, TypeVar
 
 from . import notations
-from .corpus import CorpusGame, CrawfordTracker, iter_games, iter_inputs, open_source
+from .corpus import CorpusGame, CrawfordTracker, iter_games, iter_inputs, no_game_message, open_source
 from .record import GameRecord
 from .replay import GameReplay, replay
 from .sources import InputError, Source
@@ -197,10 +197,10 @@ def _source_units(source: Source, file: int, fmt: str | None, encoding: str | No
 
 
 def _work(paths: list[str] | tuple[str, ...], fmt: str | None, encoding: str | None, pattern: str | None,
-          chunk_games: int) -> Iterator[_Unit | str]:
+          chunk_games: int, allow_empty: bool = False) -> Iterator[_Unit | str]:
     """The units of every input in order, with the message of an input that cannot be read in its place."""
     files = count()
-    for source in iter_inputs(paths, encoding=encoding, pattern=pattern):
+    for source in iter_inputs(paths, encoding=encoding, pattern=pattern, allow_empty=allow_empty):
         if isinstance(source, InputError):
             yield str(source)
         else:
@@ -301,13 +301,36 @@ class _Future(Protocol):
     def cancel(self) -> Any: ...
 
 
+class _EmptyFiles:
+    """Tells of each input that was read but held no game, once its units are all done."""
+
+    def __init__(self, on_error: Callable[[str], None], allow_empty: bool) -> None:
+        self.on_error, self.allow_empty = on_error, allow_empty
+        self.file: int | None = None
+        self.source = ""
+        self.games = 0
+        self.failed = False  # the input could not be read to its end: that message says enough
+
+    def unit(self, unit: _Unit) -> None:
+        if unit.file != self.file:
+            self.done()
+            self.file, self.source, self.games, self.failed = unit.file, unit.source, 0, False
+        self.failed = self.failed or unit.truncated
+
+    def done(self) -> None:
+        if self.file is not None and not (self.games or self.failed or self.allow_empty):
+            self.on_error(no_game_message(self.source))
+        self.file = None
+
+
 def _gather(work: Iterator[_Unit | str], submit: Callable[..., _Future], in_flight: int, task: Task[R],
-            on_error: Callable[[str], None]) -> Iterator[R]:
+            on_error: Callable[[str], None], allow_empty: bool = False) -> Iterator[R]:
     """Submit the units of ``work``, at most ``in_flight`` at a time, and yield their results in order.
     When a unit's first game turns out to have another index than the parent counted, the later
     units of its file are numbered with the difference (those already submitted are redone)."""
     pending: deque[tuple[_Unit | str, _Future | None]] = deque()
     corrections: dict[int, int] = {}  # by file: the true index of a game less the counted one
+    empty = _EmptyFiles(on_error, allow_empty)
 
     def fill() -> None:
         while len(pending) < in_flight and (item := next(work, None)) is not None:
@@ -334,13 +357,17 @@ def _gather(work: Iterator[_Unit | str], submit: Callable[..., _Future], in_flig
     while pending:
         item, future = pending.popleft()
         if isinstance(item, str):
+            empty.done()
             on_error(item)
             fill()
             continue
+        empty.unit(item)
         if future is None:
             if item.first_line == 1:
                 index = 1
-            index += yield from _stream(item, task, tracker, on_error, index)
+            games, failed = yield from _stream(item, task, tracker, on_error, index)
+            index += games
+            empty.games, empty.failed = empty.games + games, empty.failed or failed
             fill()
             continue
         assert isinstance(item, _Unit)
@@ -355,15 +382,17 @@ def _gather(work: Iterator[_Unit | str], submit: Callable[..., _Future], in_flig
                 assert ordinary is not None  # only an inferred Crawford game can be ruled out
                 outcome.results[offset] = ordinary
         index = unit.first_index + len(outcome.results)
+        empty.games += len(outcome.results)
         yield from outcome.results
+    empty.done()
 
 
 def _stream(unit: _Unit, task: Task[R], tracker: CrawfordTracker, on_error: Callable[[str], None],
-            index: int = 1) -> Generator[R, None, int]:
+            index: int = 1) -> Generator[R, None, tuple[int, bool]]:
     """The rest of a file too long to ship (or with a game too long to ship), read and run here as it
     streams, as the sequential run does: its memory does not grow with the file, though its games
     then run on this one process. ``index`` is the file's index of the unit's first game; returns
-    how many games there were."""
+    how many games there were, and whether the input could not be read to its end."""
     read_before = len(unit.preamble)
     games = 0
     try:
@@ -375,7 +404,8 @@ def _stream(unit: _Unit, task: Task[R], tracker: CrawfordTracker, on_error: Call
             games += 1
     except InputError as error:
         on_error(str(error))
-    return games
+        return games, True
+    return games, False
 
 
 def available_cores() -> int:
@@ -388,9 +418,12 @@ def available_cores() -> int:
 
 def map_games(paths: list[str] | tuple[str, ...], task: Task[R], *, jobs: int | None = None, dask: Any = None,
               fmt: str | None = None, encoding: str | None = None, pattern: str | None = None,
-              chunk_games: int = CHUNK_GAMES, on_error: Callable[[str], None]) -> Iterator[R]:
+              chunk_games: int = CHUNK_GAMES, on_error: Callable[[str], None],
+              allow_empty: bool = False) -> Iterator[R]:
     """``task(game)`` for every game of ``paths``, in corpus order, as :func:`~nardy_cli.corpus.iter_games`
     reads them (``fmt``, ``encoding``, ``pattern`` and ``on_error`` as there).
+
+    An input without a game goes to ``on_error`` unless ``allow_empty``, as there.
 
     ``task`` must pickle (a module-level function, or a :func:`functools.partial` of one) and so must
     its results. It runs in ``jobs`` worker processes (default: every core; 1: here, without a pool),
@@ -401,18 +434,20 @@ def map_games(paths: list[str] | tuple[str, ...], task: Task[R], *, jobs: int | 
     if dask is not None:
         with dask_client(dask, jobs) as client:
             workers = sum(client.nthreads().values())
-            yield from _gather(_work(paths, fmt, encoding, pattern, chunk_games), partial(client.submit, pure=False),
-                               IN_FLIGHT_PER_WORKER * workers, task, on_error)
+            yield from _gather(_work(paths, fmt, encoding, pattern, chunk_games, allow_empty),
+                               partial(client.submit, pure=False), IN_FLIGHT_PER_WORKER * workers, task, on_error,
+                               allow_empty)
         return
     workers = jobs or available_cores()
     if workers <= 1:
-        for game in iter_games(paths, fmt=fmt, encoding=encoding, pattern=pattern, on_error=on_error):
+        for game in iter_games(paths, fmt=fmt, encoding=encoding, pattern=pattern, on_error=on_error,
+                               allow_empty=allow_empty):
             yield task(game)
         return
     pool = ProcessPoolExecutor(workers, mp_context=_process_context(), initializer=_end_with_parent)
     try:
-        yield from _gather(_work(paths, fmt, encoding, pattern, chunk_games), pool.submit,
-                           IN_FLIGHT_PER_WORKER * workers, task, on_error)
+        yield from _gather(_work(paths, fmt, encoding, pattern, chunk_games, allow_empty), pool.submit,
+                           IN_FLIGHT_PER_WORKER * workers, task, on_error, allow_empty)
     finally:
         # closed when collected, this generator may be finalised in the pool's own thread (after an
         # error left it unfinished): that thread cannot wait for itself

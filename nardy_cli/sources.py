@@ -293,14 +293,14 @@ def _unreadable(name: str, message: str) -> Source:
 
 
 def iter_sources(paths: list[str] | tuple[str, ...], *, pattern: str | None = None,
-                 extensions: tuple[str, ...] = ()) -> Iterator[Source]:
+                 extensions: tuple[str, ...] = (), allow_empty: bool = False) -> Iterator[Source]:
     """The inputs named by ``paths``: ``-`` is standard input, directories are walked
     and ``.zip`` archives read like directories: their files whose name or path matches
     ``pattern`` (in any case), else those with one of ``extensions``, compressed or not.
 
     A path that does not exist, or a directory or archive named by the user that holds
-    no file to read, raises :class:`InputError`; a damaged archive gives a source whose
-    reading raises it, so that the other inputs are still read.
+    no file to read (unless ``allow_empty``), raises :class:`InputError`; a damaged archive
+    gives a source whose reading raises it, so that the other inputs are still read.
     """
     for path in paths:
         if path == "-":
@@ -316,9 +316,10 @@ def iter_sources(paths: list[str] | tuple[str, ...], *, pattern: str | None = No
                 else _zip_sources(path, pattern, extensions):
             found = True
             yield source
-        if not found:
+        if not found and not allow_empty:
             what = f"matches --glob {pattern!r}" if pattern else f"ends with {', '.join(extensions)}"
-            raise InputError(f"{path}: no file here {what}; name the files to read with --glob, e.g. '*.txt'")
+            raise InputError(f"{path}: no file here {what}; name the files to read with --glob, e.g. '*.txt' "
+                             "(or add --allow-empty to accept it)")
 
 
 def _tree_sources(top: str, pattern: str | None, extensions: tuple[str, ...]) -> Iterator[Source]:

@@ -300,7 +300,7 @@ def test_directories_are_walked_with_a_glob(tmp_path):
     assert [Path(game.source).name for game in mats] == ["two.MAT"]
     nothing, errors = read_all(tmp_path, pattern="*.xml")
     assert not nothing and errors == [f"{tmp_path}: no file here matches --glob '*.xml'; name the files to read "
-                                      "with --glob, e.g. '*.txt'"]
+                                      "with --glob, e.g. '*.txt' (or add --allow-empty to accept it)"]
 
 
 def damage(data: bytes, *, cut: bool) -> bytes:
