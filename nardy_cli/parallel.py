@@ -444,7 +444,9 @@ def map_games(paths: list[str] | tuple[str, ...], task: Task[R], *, jobs: int | 
                                allow_empty=allow_empty):
             yield task(game)
         return
-    pool = ProcessPoolExecutor(workers, mp_context=_process_context(), initializer=_end_with_parent)
+    context = _process_context()
+    parent = None if context.get_start_method() == "forkserver" else os.getpid()  # else the forkserver is
+    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_end_with_parent, initargs=(parent,))
     try:
         yield from _gather(_work(paths, fmt, encoding, pattern, chunk_games, allow_empty), pool.submit,
                            IN_FLIGHT_PER_WORKER * workers, task, on_error, allow_empty)
@@ -459,19 +461,19 @@ PR_SET_PDEATHSIG = 1  # linux/prctl.h
 WATCH_SECONDS = 1.0
 
 
-def _end_with_parent() -> None:
-    """In a worker: end when the process that started it ends, even when it is killed outright
-    (SIGKILL leaves it no time to stop its workers): on Linux the kernel kills the worker then
-    (``PR_SET_PDEATHSIG``); everywhere a watchdog thread sees its parent change and exits. Ctrl-C
-    is the parent's to handle: it stops the pool."""
-    parent = os.getppid()
+def _end_with_parent(parent: int | None) -> None:
+    """In a worker: end when the process that started it (``parent``, else whichever it is now)
+    ends, even when it is killed outright (SIGKILL leaves it no time to stop its workers): on Linux
+    the kernel kills the worker then (``PR_SET_PDEATHSIG``); everywhere a watchdog thread sees its
+    parent change and exits. Ctrl-C is the parent's to handle: it stops the pool."""
+    parent = parent or os.getppid()
     if sys.platform.startswith("linux"):
         try:
             ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
         except (OSError, AttributeError):  # no prctl: the watchdog alone
             pass
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if os.getppid() != parent:  # gone already, before prctl
+    if os.getppid() != parent:  # gone already, before prctl could tell the kernel
         os._exit(1)
     threading.Thread(target=_watch_parent, args=(parent,), name="nardy-parent-watch", daemon=True).start()
 
