@@ -10,7 +10,7 @@ import tempfile
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
-from typing import TextIO
+from typing import TextIO, cast
 
 
 class OutputError(Exception):
@@ -97,13 +97,10 @@ def _written_through(path: str) -> bool:
 @contextmanager
 def _through(path: str, newline: str | None) -> Iterator[TextIO]:
     """``path`` opened for writing as it is (no temporary file, nothing replaced)."""
+    mode = "a" if stat.S_ISREG(os.stat(path).st_mode) else "w"  # a regular file here is standard output's
     try:
-        stream = open(path, "a" if stat.S_ISREG(os.stat(path).st_mode) else "w", encoding="utf-8", newline=newline)
-    except OSError as error:
-        raise OutputError(f"{path}: cannot write: {error.strerror or error}") from None
-    try:
-        with stream:
-            yield stream
+        with open(path, mode, encoding="utf-8", newline=newline) as stream:
+            yield cast(TextIO, stream)
     except OSError as error:
         raise OutputError(f"{path}: cannot write: {error.strerror or error}") from error
 

@@ -53,7 +53,14 @@ from types import ModuleType
 from typing import Any, Generic, Protocol, TypeVar
 
 from . import notations
-from .corpus import CorpusGame, CrawfordTracker, iter_games, iter_inputs, no_game_message, open_source
+from .corpus import (
+    CorpusGame,
+    CrawfordTracker,
+    iter_games,
+    iter_inputs,
+    no_game_message,
+    open_source,
+)
 from .record import GameRecord
 from .replay import GameReplay, replay
 from .sources import InputError, Source

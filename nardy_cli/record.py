@@ -11,7 +11,10 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
-from typing import Any, SupportsIndex
+from typing import TYPE_CHECKING, Any, SupportsIndex
+
+if TYPE_CHECKING:
+    from typing_extensions import Self
 
 WHITE = "w"
 BLACK = "b"
@@ -149,7 +152,7 @@ class CappedErrors(list[RecordError]):
             self.append(error)
         self.more += getattr(errors, "more", 0)
 
-    def __iadd__(self, errors: Iterable[RecordError]) -> CappedErrors:  # type: ignore[override,misc]
+    def __iadd__(self, errors: Iterable[RecordError]) -> Self:  # type: ignore[override,misc]
         self.extend(errors)
         return self
 

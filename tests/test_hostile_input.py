@@ -759,7 +759,8 @@ def run_nardy(*args: str, limit: int | None = None, timeout: float = 120, **pope
     prelude = (f"import resource; resource.setrlimit(resource.RLIMIT_AS, ({limit}, {limit})); " if limit else "")
     code = prelude + "import sys; from nardy_cli.cli import cli; sys.exit(cli(sys.argv[1:]))"
     popen.setdefault("capture_output", True)
-    return subprocess.run([sys.executable, "-c", code, *args], timeout=timeout, text=True, cwd=ROOT, **popen)
+    return subprocess.run([sys.executable, "-c", code, *args], timeout=timeout, text=True, cwd=ROOT, check=False,
+                          **popen)
 
 
 @pytest.mark.parametrize("shape", ERROR_HEAVY)

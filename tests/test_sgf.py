@@ -361,8 +361,8 @@ def test_combined_moves_are_split_into_open_steps() -> None:
         Action(BLACK, "roll", dice=(3, 1), moves=parse_play("6/2")),
     ])
     text, warnings = write([game])
-    assert warnings == ["game 1 (? – ?): grouping of 3 plays not kept: SGF writes single steps ('13/7/6' and "
-                        "'13/6' become '13/7 7/6', '6/4(2)' '6/4 6/4')"]  # issue 15.4: named, as documented
+    assert warnings == [("game 1 (? – ?): grouping of 3 plays not kept: SGF writes single steps ('13/7/6' and "
+                         "'13/6' become '13/7 7/6', '6/4(2)' '6/4 6/4')")]  # issue 15.4: named, as documented
     (back,) = read_text(text)
     assert [m.path for m in back.actions[0].moves] == [(13, 7), (7, 6)]  # White's 12 is closed
     assert [m.path for m in back.actions[1].moves] == [(25, 20), (20, 15), (15, 10), (10, 5)]
@@ -401,8 +401,8 @@ def test_long_nardy_is_marked_and_mirrored() -> None:
     text, warnings = write([game])
     assert "RU[NoCube:LongNardy]" in text and ";W[65xrrm]" in text and ";B[33liliifif]" in text
     assert warnings == ["game 1 (A – B): long nardy is marked RU[LongNardy]; GNU Backgammon cannot replay it",
-                        "game 1 (A – B): grouping of 2 plays not kept: SGF writes single steps ('13/7/6' and '13/6' "
-                        "become '13/7 7/6', '6/4(2)' '6/4 6/4')"]
+                        ("game 1 (A – B): grouping of 2 plays not kept: SGF writes single steps ('13/7/6' and '13/6' "
+                         "become '13/7 7/6', '6/4(2)' '6/4 6/4')")]
     (back,) = read_text(text)
     assert back.variant == "long"
     assert [net(a.moves) for a in back.actions] == [net(a.moves) for a in game.actions]

@@ -33,19 +33,19 @@ _TAG_NAME = r"[A-Za-z0-9_]+"
 _TAG_RE = re.compile(rf'\[\s*({_TAG_NAME})\s*"([^"\\]*(?:\\.[^"\\]*)*)"\s*\]', re.DOTALL)
 _TAG_LINE_RE = re.compile(rf"\s*(?:{_TAG_RE.pattern}\s*)+", re.DOTALL)
 _TOKEN_RE = re.compile(
-    r"""
+    rf"""
       (?P<space>\s+)
-    | (?P<comment>[{;])
-    | (?P<number>\d{1,%d}\.(?:\.\.)?)
-    | (?P<roll>[^\s{;:]*:)
-    | (?P<word>[^\s{;]+)
-    """ % MOVE_NUMBER_DIGITS,
+    | (?P<comment>[{{;])
+    | (?P<number>\d{{1,{MOVE_NUMBER_DIGITS}}}\.(?:\.\.)?)
+    | (?P<roll>[^\s{{;:]*:)
+    | (?P<word>[^\s{{;]+)
+    """,
     re.VERBOSE,
 )
 _DICE_RE = re.compile(r"([1-6])-?([1-6])")
 _BARE_ROLL_RE = re.compile(r"[1-6][1-6]")
 _RESULT_RE = re.compile(r"(?:0|[1-9]\d*)-0|0-[1-9]\d*|1/2-1/2|\*")
-_VALUE_RE = re.compile(r"[1-9]\d{0,%d}" % (VALUE_DIGITS - 1))
+_VALUE_RE = re.compile(rf"[1-9]\d{{0,{VALUE_DIGITS - 1}}}")
 # Unrolled loops ([^x]*(?:\\.[^x]*)*) take linear time on any text, long or unclosed.
 _COMMENT_BODY_RE = re.compile(r"[^\\}]*(?:\\(?:.|\Z)[^\\}]*)*", re.DOTALL)
 _COMMENT_UNESCAPE_RE = re.compile(r"\\([\\}\[])")
@@ -430,7 +430,7 @@ def _result_token(result: str, warnings: list[str]) -> str | None:
     """``result`` as the reader reads a result (``02-0`` as ``2-0``), or None with a warning."""
     if _RESULT_RE.fullmatch(result):
         return result
-    points = re.fullmatch(r"\s*(\d{1,%d})-(\d{1,%d})\s*" % (VALUE_DIGITS, VALUE_DIGITS), result)
+    points = re.fullmatch(rf"\s*(\d{{1,{VALUE_DIGITS}}})-(\d{{1,{VALUE_DIGITS}}})\s*", result)
     if points and (token := f"{int(points.group(1))}-{int(points.group(2))}") and _RESULT_RE.fullmatch(token):
         return token
     warnings.append(f"result {result!r} is not an NTN result (W-0, 0-B, 1/2-1/2 or *); left out")

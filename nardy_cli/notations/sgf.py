@@ -1069,7 +1069,7 @@ class _GameTree:
         """What SGF's single steps cannot say of the plays, named for every game it happens in
         (formats/sgf.md, What is lost): hit marks, and how a play was grouped into moves."""
         plays = [action for action in self.record.actions if action.kind == "roll" and action.moves]
-        marked = sum(any(any(move.hits) for move in action.moves) for action in plays)
+        marked = sum(any(any(move.hits) for move in action.moves or ()) for action in plays)
         regrouped = self.regrouped
         if marked:
             self.warnings.append(f"hit marks '*' of {marked} play{'s' if marked > 1 else ''} not written: SGF has "
