@@ -14,6 +14,7 @@ import io
 import json
 import lzma
 import os
+import pickle
 import re
 import signal
 import stat
@@ -96,6 +97,7 @@ def check_located(data: bytes, name: str, fmt: str | None = None) -> list[GameRe
         assert fmt is None
         return []
     for record in records:
+        assert len(record.errors) <= ERROR_LIMIT  # the others only counted (issue 15.1)
         for error in record.errors:
             assert 1 <= error.line <= lines and error.column >= 1, (error, lines)
         for finding in replay(record).findings:
@@ -417,6 +419,15 @@ def edited(draw: st.DrawFn, data: bytes) -> bytes:
 @given(st.binary(max_size=3000), st.sampled_from([None, *notations.NAMES]))
 def test_random_bytes_never_crash_any_reader(data, fmt):
     check_located(data, "random.bin", fmt)
+
+
+@settings(fuzz, max_examples=30)
+@given(st.lists(st.sampled_from([":", "x", "{", "(", "[", '"', " ", "\n", "63:", " Game 1\n", ";"]), min_size=1,
+                max_size=8).map("".join), st.integers(200, 2000), st.sampled_from(notations.NAMES))
+def test_mistakes_repeated_keep_at_most_the_cap(piece, times, fmt):
+    """Issue 15.1's class: whatever mistake is repeated, a game keeps at most ERROR_LIMIT errors and
+    counts the others (check_located asserts the cap)."""
+    check_located((piece * times).encode(), "repeated.txt", fmt)
 
 
 @settings(fuzz, max_examples=150)
@@ -793,6 +804,8 @@ def test_errors_are_capped_per_game_and_counted():
     assert len(record.errors) == ERROR_LIMIT and record.errors_not_kept == 200
     findings = [finding.message for finding in replay(record).findings if finding.code == "syntax"]
     assert len(findings) == ERROR_LIMIT + 1 and findings[-1] == "and 200 more syntax errors in this game, not listed"
+    shipped = pickle.loads(pickle.dumps(record))  # to and from a worker, the count goes along
+    assert shipped.errors == record.errors and shipped.errors_not_kept == 200
     errors = CappedErrors(record.errors)  # copies keep the count
     errors[:0] = CappedErrors([RecordError(1, 1, "first")] * 3)
     assert errors[0].message == "first" and len(errors) == ERROR_LIMIT and errors.total == 303
