@@ -1046,3 +1046,32 @@ def test_a_killed_runs_temporary_file_is_removed_by_the_next_run(tmp_path):
     result = convert(str(SAMPLE), "--to", "ntn", "-o", str(tmp_path / "out.ntn"))
     assert result.exit_code == 0, result.output
     assert sorted(path.name for path in tmp_path.iterdir()) == sorted([live.name, other.name, "out.ntn"])
+
+
+def test_a_game_too_long_to_ship_streams_with_the_rest_of_its_file(tmp_path, monkeypatch):
+    """A game of thousands of lines of mistakes is not shipped to a worker whole (its lines would
+    cost 60 bytes each there and here): the rest of its file is read here, with the same results."""
+    from nardy_cli import parallel
+    from nardy_cli.parallel import map_games, replayed, validated
+
+    games = KAZAN.read_text(encoding="utf-8").split("\n\n[Event")
+    giant = '[Event "giant"]\n\n' + "1. 31: 24/21 24/23\n" + "x:\n" * 3000 + "1-0\n"
+    path = tmp_path / "giant.ntn"
+    path.write_text("\n\n[Event".join(games[:3]) + "\n\n" + giant + "\n[Event" + "\n\n[Event".join(games[3:]),
+                    encoding="utf-8")
+    monkeypatch.setattr(parallel, "GAME_LIMIT", 20_000)
+    streamed_from: list[int] = []
+    stream = parallel._stream
+    monkeypatch.setattr(parallel, "_stream", lambda unit, *rest: streamed_from.append(unit.first_line) or
+                        stream(unit, *rest))
+    task = functools.partial(replayed, build=validated)
+
+    def lines(jobs: int) -> list[str]:
+        errors: list[str] = []
+        results = list(map_games([str(path), str(SAMPLE)], task, jobs=jobs, chunk_games=1, on_error=errors.append))
+        assert not errors
+        return [line for result in results for line in result.lines]
+
+    streamed = lines(2)
+    assert streamed_from == [len("\n\n[Event".join(games[:3]).splitlines()) + 2]  # from the giant game on
+    assert streamed == lines(1) and any("game 4 (? – ?): syntax: and 2900 more" in line for line in streamed)
