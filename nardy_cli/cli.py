@@ -227,15 +227,16 @@ def generate_command(variant: str, games: int, seed: int, bot: str, output_forma
             click.echo(f"warning: {warning}", err=True)
 
 
-def prepared_for_writing(game: CorpusGame, prepare: Callable[[GameRecord], Prepared]) -> tuple[list[str], Prepared]:
-    """What ``convert`` needs of one game, worked out wherever the game is read: the warnings for
-    the places its record could not be read, and the game prepared for the writer."""
+def prepared_for_writing(game: CorpusGame, prepare: Callable[[GameRecord], Prepared]
+                         ) -> tuple[str, list[str], Prepared]:
+    """What ``convert`` needs of one game, worked out wherever the game is read: its input, the
+    warnings for the places its record could not be read, and the game prepared for the writer."""
     warnings = [f"{game.source}:{error}: game {game.index} is converted as far as it could be read"
                 for error in game.record.errors]
     if game.record.errors_not_kept:
         warnings.append(f"{game.source}: game {game.index}: and {game.record.errors_not_kept} more syntax errors, "
                         "not listed")
-    return warnings, prepare(game.record)
+    return game.source, warnings, prepare(game.record)
 
 
 @cli.command()
@@ -268,11 +269,12 @@ def convert(paths: tuple[str, ...], input_format: str | None, encoding: str | No
     budget = InputErrorBudget()
 
     def prepared_games() -> Iterator[Any]:
-        for warnings, game in map_games(paths, partial(prepared_for_writing, prepare=target.prepare),
-                                        jobs=jobs or None, dask=dask, fmt=input_format, encoding=encoding,
-                                        pattern=pattern, on_error=input_error, allow_empty=allow_empty):
+        for source, warnings, game in map_games(paths, partial(prepared_for_writing, prepare=target.prepare),
+                                                jobs=jobs or None, dask=dask, fmt=input_format,
+                                                encoding=encoding, pattern=pattern, on_error=input_error,
+                                                allow_empty=allow_empty):
             for warning in warnings:
-                if budget.admit(warning.split(":", 1)[0]):
+                if budget.admit(source):
                     click.echo(f"warning: {warning}", err=True)
             yield game
         for message in budget.messages():
