@@ -6,6 +6,7 @@ import os
 import re
 import sys
 from collections.abc import Callable, Iterator
+from contextlib import suppress
 from functools import partial, wraps
 from typing import Any
 
@@ -16,9 +17,9 @@ from .corpus import CorpusGame
 from .engine import Engine
 from .gnubg_ids import short_position
 from .notations import Prepared
-from .output import OutputError, atomic_output
+from .output import OutputError, Terminated, atomic_output
 from .position import Position, PositionError
-from .record import GameRecord
+from .record import GameRecord, InputErrorBudget
 from .rules import Rules, RulesError, check_overrides
 from .selfplay import BOTS, generate
 from .sources import InputError, check_encoding
@@ -64,6 +65,12 @@ def input_options(function: Callable) -> Callable:
     ]):
         function = decorator(function)
     return function
+
+
+def allow_empty_option(function: Callable) -> Callable:
+    return click.option("--allow-empty", is_flag=True,
+                        help="Accept inputs without a game (an empty file or directory); by default each is an "
+                             "error (exit status 2), so that a record cut to nothing does not pass.")(function)
 
 
 def parallel_options(function: Callable) -> Callable:
@@ -123,17 +130,38 @@ class _Guarded(click.Group):
             return super().invoke(ctx)
         except (click.ClickException, click.exceptions.Exit, click.Abort, SystemExit):
             raise
+        except Terminated:
+            _fail(ctx, "terminated (SIGTERM); a file being written is removed, an existing one left as it was")
         except KeyboardInterrupt:
             raise click.Abort() from None
         except BrokenPipeError:  # the reader of our output went away (`nardy ... | head`): nothing to say
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            _silence_stdout()
             ctx.exit(0)
+        except OSError as error:  # what is left is writing standard output: the disk or device is full
+            _silence_stdout()
+            _fail(ctx, f"cannot write the output: {error.strerror or error}; what was written is incomplete")
+        except MemoryError:
+            _fail(ctx, "out of memory: an input holds a game or a line too large to read here (see "
+                       "formats/input.md, Limits)")
         except Exception as error:  # the last line of defence: say what failed, and how to learn more
             if ctx.meta.get("nardy.debug"):
                 raise
             click.echo(f"error: {type(error).__name__}: {error} (run again with --debug for the details, "
                        "and please report it)", err=True)
             ctx.exit(EXIT_INPUT)
+
+
+def _silence_stdout() -> None:
+    """Standard output to /dev/null, so that the final flush of what could not be written is quiet."""
+    with suppress(OSError, ValueError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+def _fail(ctx: click.Context, message: str) -> None:
+    """A plain message and exit status 2, for what stops a run that is nobody's bug."""
+    with suppress(OSError, ValueError):
+        click.echo(f"error: {message}", err=True)
+    ctx.exit(EXIT_INPUT)
 
 
 @click.group(cls=_Guarded)
@@ -199,12 +227,16 @@ def generate_command(variant: str, games: int, seed: int, bot: str, output_forma
             click.echo(f"warning: {warning}", err=True)
 
 
-def prepared_for_writing(game: CorpusGame, prepare: Callable[[GameRecord], Prepared]) -> tuple[list[str], Prepared]:
-    """What ``convert`` needs of one game, worked out wherever the game is read: the warnings for
-    the places its record could not be read, and the game prepared for the writer."""
+def prepared_for_writing(game: CorpusGame, prepare: Callable[[GameRecord], Prepared]
+                         ) -> tuple[str, list[str], Prepared]:
+    """What ``convert`` needs of one game, worked out wherever the game is read: its input, the
+    warnings for the places its record could not be read, and the game prepared for the writer."""
     warnings = [f"{game.source}:{error}: game {game.index} is converted as far as it could be read"
                 for error in game.record.errors]
-    return warnings, prepare(game.record)
+    if game.record.errors_not_kept:
+        warnings.append(f"{game.source}: game {game.index}: and {game.record.errors_not_kept} more syntax errors, "
+                        "not listed")
+    return game.source, warnings, prepare(game.record)
 
 
 @cli.command()
@@ -212,10 +244,12 @@ def prepared_for_writing(game: CorpusGame, prepare: Callable[[GameRecord], Prepa
 @click.option("--to", "output_format", type=click.Choice(notations.TARGETS), required=True,
               help="The notation to write.")
 @output_options
+@allow_empty_option
 @parallel_options
 @usage_errors
 def convert(paths: tuple[str, ...], input_format: str | None, encoding: str | None, pattern: str | None,
-            output_format: str, output: str | None, force: bool, jobs: int, dask: str | None) -> None:
+            output_format: str, output: str | None, force: bool, allow_empty: bool, jobs: int,
+            dask: str | None) -> None:
     """Convert the games of every PATH into one output in another notation.
 
     Every game is carried over whole where the target can express it; what it
@@ -232,13 +266,19 @@ def convert(paths: tuple[str, ...], input_format: str | None, encoding: str | No
 
     target = notations.target(output_format)
 
+    budget = InputErrorBudget()
+
     def prepared_games() -> Iterator[Any]:
-        for warnings, game in map_games(paths, partial(prepared_for_writing, prepare=target.prepare),
-                                        jobs=jobs or None, dask=dask, fmt=input_format, encoding=encoding,
-                                        pattern=pattern, on_error=input_error):
+        for source, warnings, game in map_games(paths, partial(prepared_for_writing, prepare=target.prepare),
+                                                jobs=jobs or None, dask=dask, fmt=input_format,
+                                                encoding=encoding, pattern=pattern, on_error=input_error,
+                                                allow_empty=allow_empty):
             for warning in warnings:
-                click.echo(f"warning: {warning}", err=True)
+                if budget.admit(source):
+                    click.echo(f"warning: {warning}", err=True)
             yield game
+        for message in budget.messages():
+            click.echo(f"warning: {message}", err=True)
 
     with atomic_output(output, force=force, inputs=paths) as out:
         warnings = target.write_prepared(prepared_games(), out)
@@ -252,10 +292,12 @@ def convert(paths: tuple[str, ...], input_format: str | None, encoding: str | No
 @rule_option
 @format_option("text", "json")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the summary.")
+@allow_empty_option
 @parallel_options
 @usage_errors
 def validate(paths: tuple[str, ...], input_format: str | None, encoding: str | None, pattern: str | None,
-             rules: tuple[str, ...], output_format: str, quiet: bool, jobs: int, dask: str | None) -> None:
+             rules: tuple[str, ...], output_format: str, quiet: bool, allow_empty: bool, jobs: int,
+             dask: str | None) -> None:
     """Replay every game of every PATH and report each illegal move, cube action or result.
 
     Exit status: 0 when every game is legal, 1 when there is any finding, 2 when
@@ -271,22 +313,35 @@ def validate(paths: tuple[str, ...], input_format: str | None, encoding: str | N
         summary.unreadable += 1
         click.echo(f"error: {message}", err=True)
 
+    budget = InputErrorBudget()  # a file of nothing but mistakes lists its first ones
+
     def show(result: Validated) -> None:
+        for line, finding in zip(result.lines, result.findings):
+            if finding["code"] == "syntax" and not budget.admit(finding["path"]):
+                continue
+            if output_format == "json":
+                findings.append(finding)
+            elif not quiet:
+                click.echo(line)
         if output_format == "json":
-            findings.extend(result.findings)
             notes.extend(result.notes)
         elif not quiet:
-            for line in result.lines + result.note_lines:
+            for line in result.note_lines:
                 click.echo(line)
 
     task = partial(replayed, build=validated, overrides=rules)
     for result in run.certified(map_games(paths, task, jobs=jobs or None, dask=dask, fmt=input_format,
-                                          encoding=encoding, pattern=pattern, on_error=input_error)):
+                                          encoding=encoding, pattern=pattern, on_error=input_error,
+                                          allow_empty=allow_empty)):
         show(result)
     if output_format == "json":
-        click.echo(json.dumps({**summary.as_dict(), "findings": findings, "notes": notes}, ensure_ascii=False,
-                              indent=2))
+        not_listed = {"not_listed": budget.messages()} if budget.more else {}
+        click.echo(json.dumps({**summary.as_dict(), "findings": findings, "notes": notes, **not_listed},
+                              ensure_ascii=False, indent=2))
     else:
+        if not quiet:
+            for message in budget.messages():
+                click.echo(message)
         click.echo(summary.text())
     sys.exit(EXIT_INPUT if summary.unreadable else EXIT_FINDINGS if sum(summary.findings.values()) else 0)
 

@@ -2,11 +2,15 @@
 from __future__ import annotations
 
 import os
+import re
+import signal
+import stat
 import sys
 import tempfile
+import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
-from typing import TextIO
+from contextlib import contextmanager, suppress
+from typing import TextIO, cast
 
 
 class OutputError(Exception):
@@ -29,11 +33,18 @@ def atomic_output(path: str | None, *, force: bool = False, inputs: tuple[str, .
 
     The text goes to a temporary file beside ``path`` that replaces it only when
     the writing finished without an exception, so a failed run leaves no partial
-    file and the old one intact.
+    file and the old one intact. A ``path`` that is no regular file (a device such as
+    ``/dev/null``, a FIFO, standard output named ``/dev/stdout``) is written through,
+    never replaced. SIGTERM, like Ctrl-C, removes the temporary file; one left by a
+    run that was killed outright is removed by the next run writing the same file.
     """
     if path in (None, "-"):
         yield sys.stdout
         sys.stdout.flush()
+        return
+    if _written_through(path):
+        with _through(path, newline) as stream:
+            yield stream
         return
     target = os.path.realpath(path)
     _check_not_an_input(path, target, inputs)
@@ -42,14 +53,15 @@ def atomic_output(path: str | None, *, force: bool = False, inputs: tuple[str, .
     if os.path.exists(target) and not force:
         raise OutputError(f"{path}: already exists; add --force to replace it")
     directory = os.path.dirname(target) or "."
+    prefix = f".{os.path.basename(target)}."
+    _remove_stale(directory, prefix)
     try:
         handle = tempfile.NamedTemporaryFile("w", encoding="utf-8", newline=newline, dir=directory,
-                                             prefix=f".{os.path.basename(target)}.", suffix=".tmp",
-                                             delete=False)
+                                             prefix=f"{prefix}{os.getpid()}-", suffix=".tmp", delete=False)
     except OSError as error:
         raise OutputError(f"{path}: cannot write: {error.strerror or error}") from None
     try:
-        with handle:
+        with handle, _terminate_as_exception():
             yield handle
         os.chmod(handle.name, _mode_for(target))
         os.replace(handle.name, target)
@@ -59,6 +71,88 @@ def atomic_output(path: str | None, *, force: bool = False, inputs: tuple[str, .
         if isinstance(error, OSError):  # inputs report their own errors: this one is the output's (a full disk...)
             raise OutputError(f"{path}: cannot write: {error.strerror or error}; it is left as it was") from error
         raise
+
+
+def _written_through(path: str) -> bool:
+    """Whether ``path`` names something other than a regular file or a directory to write in: a
+    device, a FIFO, a socket, or the very file standard output or standard error writes to."""
+    try:
+        status = os.stat(path)
+    except OSError:
+        return False
+    if stat.S_ISDIR(status.st_mode):
+        return False
+    if not stat.S_ISREG(status.st_mode):
+        return True
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            open_status = os.fstat(stream.fileno())
+        except (AttributeError, OSError, ValueError):  # replaced by a test, or closed
+            continue
+        if (open_status.st_dev, open_status.st_ino) == (status.st_dev, status.st_ino):
+            return True
+    return False
+
+
+@contextmanager
+def _through(path: str, newline: str | None) -> Iterator[TextIO]:
+    """``path`` opened for writing as it is (no temporary file, nothing replaced)."""
+    mode = "a" if stat.S_ISREG(os.stat(path).st_mode) else "w"  # a regular file here is standard output's
+    try:
+        with open(path, mode, encoding="utf-8", newline=newline) as stream:
+            yield cast(TextIO, stream)
+    except OSError as error:
+        raise OutputError(f"{path}: cannot write: {error.strerror or error}") from error
+
+
+_STALE = re.compile(r"(\d+)-\w+\.tmp")
+
+
+def _remove_stale(directory: str, prefix: str) -> None:
+    """Remove the temporary files of ``prefix`` left in ``directory`` by runs that were killed
+    (their process is gone): ``.NAME.PID-xxxx.tmp``."""
+    try:
+        names = [name for name in os.listdir(directory) if name.startswith(prefix)]
+    except OSError:
+        return
+    for name in names:
+        match = _STALE.fullmatch(name, len(prefix))
+        if match and not _alive(int(match.group(1))):
+            with suppress(OSError):
+                os.unlink(os.path.join(directory, name))
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # someone else's process
+        return True
+    return True
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where the program is, so that what it was writing is cleaned up as on Ctrl-C."""
+
+
+@contextmanager
+def _terminate_as_exception() -> Iterator[None]:
+    """While writing, SIGTERM raises :class:`Terminated` (in the main thread; elsewhere nothing changes)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def terminate(signum: int, frame: object) -> None:
+        raise Terminated()
+
+    previous = signal.signal(signal.SIGTERM, terminate)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _check_not_an_input(path: str, target: str, inputs: tuple[str, ...]) -> None:

@@ -30,15 +30,18 @@ files: the parent ships their lines.
 """
 from __future__ import annotations
 
+import ctypes
 import importlib
 import json
 import multiprocessing
 import os
 import re
+import signal
 import sys
 import threading
+import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -48,7 +51,13 @@ from types import ModuleType
 from typing import Any, Generic, Protocol, TypeVar
 
 from . import notations
-from .corpus import CorpusGame, iter_games, iter_inputs, open_source
+from .corpus import (
+    CorpusGame,
+    iter_games,
+    iter_inputs,
+    no_game_message,
+    open_source,
+)
 from .record import GameRecord
 from .replay import GameReplay, replay
 from .sources import InputError, Source
@@ -58,6 +67,8 @@ Task = Callable[[CorpusGame], R]
 
 CHUNK_GAMES = 500
 SHIP_LIMIT = 4 << 20  # characters: a file that cannot be cut and is longer is read in the parent as it streams
+GAME_LIMIT = 4 << 20  # characters: a unit of a cut file is cut early past it; one game longer streams here
+LINE_COST = 64  # characters a line is counted for besides its own: the memory of a short line, in a list
 IN_FLIGHT_PER_WORKER = 2
 DASK_HINT = "pip install 'nardy-cli[dask]'"
 
@@ -153,15 +164,16 @@ def _source_units(source: Source, file: int, fmt: str | None, encoding: str | No
     try:
         for number, line in enumerate(lines, 1):
             if starts is not None and (text := line.strip()) and starts(text):
-                if games >= chunk_games and not line.startswith("\ufeff"):  # a BOM is dropped on line 1 only
+                full = games >= chunk_games or (games and size > GAME_LIMIT)
+                if full and not line.startswith("\ufeff"):  # a BOM is dropped on line 1 only
                     yield replace(unit, probe=line)
                     unit = _Unit(source.name, name, file, [], number, unit.counted + games, preamble=preamble)
-                    games = 0
+                    games, size = 0, 0
                 games += 1
             unit.lines.append(line)
-            size += len(line)
-            if starts is None and size > SHIP_LIMIT:
-                yield replace(unit, rest=lines)
+            size += len(line) + LINE_COST
+            if size > (SHIP_LIMIT if starts is None else GAME_LIMIT) and games <= 1:
+                yield replace(unit, rest=lines)  # one game too long to ship (thousands of lines of mistakes)
                 return
     except InputError as error:
         yield replace(unit, truncated=True)
@@ -171,10 +183,10 @@ def _source_units(source: Source, file: int, fmt: str | None, encoding: str | No
 
 
 def _work(paths: list[str] | tuple[str, ...], fmt: str | None, encoding: str | None, pattern: str | None,
-          chunk_games: int) -> Iterator[_Unit | str]:
+          chunk_games: int, allow_empty: bool = False) -> Iterator[_Unit | str]:
     """The units of every input in order, with the message of an input that cannot be read in its place."""
     files = count()
-    for source in iter_inputs(paths, encoding=encoding, pattern=pattern):
+    for source in iter_inputs(paths, encoding=encoding, pattern=pattern, allow_empty=allow_empty):
         if isinstance(source, InputError):
             yield str(source)
         else:
@@ -219,7 +231,7 @@ def shift_lines(record: GameRecord, offset: int) -> None:
     record.line, record.result_line = moved(record.line), moved(record.result_line)
     for action in record.actions:
         action.line = moved(action.line)
-    record.errors = [replace(error, line=moved(error.line)) for error in record.errors]
+    record.errors[:] = [replace(error, line=moved(error.line)) for error in record.errors]  # keeps the count of others
     record.notes = [replace(note, line=moved(note.line)) for note in record.notes]
 
 
@@ -266,13 +278,36 @@ class _Future(Protocol):
     def cancel(self) -> Any: ...
 
 
+class _EmptyFiles:
+    """Tells of each input that was read but held no game, once its units are all done."""
+
+    def __init__(self, on_error: Callable[[str], None], allow_empty: bool) -> None:
+        self.on_error, self.allow_empty = on_error, allow_empty
+        self.file: int | None = None
+        self.source = ""
+        self.games = 0
+        self.failed = False  # the input could not be read to its end: that message says enough
+
+    def unit(self, unit: _Unit) -> None:
+        if unit.file != self.file:
+            self.done()
+            self.file, self.source, self.games, self.failed = unit.file, unit.source, 0, False
+        self.failed = self.failed or unit.truncated
+
+    def done(self) -> None:
+        if self.file is not None and not (self.games or self.failed or self.allow_empty):
+            self.on_error(no_game_message(self.source))
+        self.file = None
+
+
 def _gather(work: Iterator[_Unit | str], submit: Callable[..., _Future], in_flight: int, task: Task[R],
-            on_error: Callable[[str], None]) -> Iterator[R]:
+            on_error: Callable[[str], None], allow_empty: bool = False) -> Iterator[R]:
     """Submit the units of ``work``, at most ``in_flight`` at a time, and yield their results in order.
     When a unit's first game turns out to have another index than the parent counted, the later
     units of its file are numbered with the difference (those already submitted are redone)."""
     pending: deque[tuple[_Unit | str, _Future | None]] = deque()
     corrections: dict[int, int] = {}  # by file: the true index of a game less the counted one
+    empty = _EmptyFiles(on_error, allow_empty)
 
     def fill() -> None:
         while len(pending) < in_flight and (item := next(work, None)) is not None:
@@ -298,11 +333,17 @@ def _gather(work: Iterator[_Unit | str], submit: Callable[..., _Future], in_flig
     while pending:
         item, future = pending.popleft()
         if isinstance(item, str):
+            empty.done()
             on_error(item)
             fill()
             continue
+        empty.unit(item)
         if future is None:
-            yield from _stream(item, task, on_error)
+            if item.first_line == 1:
+                index = 1
+            games, failed = yield from _stream(item, task, on_error, index)
+            index += games
+            empty.games, empty.failed = empty.games + games, empty.failed or failed
             fill()
             continue
         assert isinstance(item, _Unit)
@@ -313,18 +354,30 @@ def _gather(work: Iterator[_Unit | str], submit: Callable[..., _Future], in_flig
         unit, outcome = _settle(item, future.result(), index, following, task)
         fill()
         index = unit.first_index + len(outcome.results)
+        empty.games += len(outcome.results)
         yield from outcome.results
+    empty.done()
 
 
-def _stream(unit: _Unit, task: Task[R], on_error: Callable[[str], None]) -> Iterator[R]:
-    """A whole file too long to ship, read and run here as it streams, as the sequential run does:
-    its memory does not grow with the file, though its games then run on this one process."""
+def _stream(unit: _Unit, task: Task[R], on_error: Callable[[str], None],
+            index: int = 1) -> Generator[R, None, tuple[int, bool]]:
+    """The rest of a file too long to ship (or with a game too long to ship), read and run here as it
+    streams, as the sequential run does: its memory does not grow with the file, though its games
+    then run on this one process. ``index`` is the file's index of the unit's first game; returns
+    how many games there were, and whether the input could not be read to its end."""
+    read_before = len(unit.preamble)
+    games = 0
     try:
-        records = notations.notation(unit.notation).read_games(_unit_lines(unit), unit.source)
-        for index, record in enumerate(records, 1):
-            yield task(CorpusGame(unit.source, index, record))
+        for record in notations.notation(unit.notation).read_games(_unit_lines(unit), unit.source):
+            if read_before and record.line <= read_before:
+                continue  # the preamble's game: the first unit has it
+            shift_lines(record, unit.first_line - 1 - read_before)
+            yield task(CorpusGame(unit.source, index + games, record))
+            games += 1
     except InputError as error:
         on_error(str(error))
+        return games, True
+    return games, False
 
 
 def available_cores() -> int:
@@ -337,9 +390,12 @@ def available_cores() -> int:
 
 def map_games(paths: list[str] | tuple[str, ...], task: Task[R], *, jobs: int | None = None, dask: Any = None,
               fmt: str | None = None, encoding: str | None = None, pattern: str | None = None,
-              chunk_games: int = CHUNK_GAMES, on_error: Callable[[str], None]) -> Iterator[R]:
+              chunk_games: int = CHUNK_GAMES, on_error: Callable[[str], None],
+              allow_empty: bool = False) -> Iterator[R]:
     """``task(game)`` for every game of ``paths``, in corpus order, as :func:`~nardy_cli.corpus.iter_games`
     reads them (``fmt``, ``encoding``, ``pattern`` and ``on_error`` as there).
+
+    An input without a game goes to ``on_error`` unless ``allow_empty``, as there.
 
     ``task`` must pickle (a module-level function, or a :func:`functools.partial` of one) and so must
     its results. It runs in ``jobs`` worker processes (default: every core; 1: here, without a pool),
@@ -350,20 +406,54 @@ def map_games(paths: list[str] | tuple[str, ...], task: Task[R], *, jobs: int | 
     if dask is not None:
         with dask_client(dask, jobs) as client:
             workers = sum(client.nthreads().values())
-            yield from _gather(_work(paths, fmt, encoding, pattern, chunk_games), partial(client.submit, pure=False),
-                               IN_FLIGHT_PER_WORKER * workers, task, on_error)
+            yield from _gather(_work(paths, fmt, encoding, pattern, chunk_games, allow_empty),
+                               partial(client.submit, pure=False), IN_FLIGHT_PER_WORKER * workers, task, on_error,
+                               allow_empty)
         return
     workers = jobs or available_cores()
     if workers <= 1:
-        for game in iter_games(paths, fmt=fmt, encoding=encoding, pattern=pattern, on_error=on_error):
+        for game in iter_games(paths, fmt=fmt, encoding=encoding, pattern=pattern, on_error=on_error,
+                               allow_empty=allow_empty):
             yield task(game)
         return
-    pool = ProcessPoolExecutor(workers, mp_context=_process_context())
+    context = _process_context()
+    parent = None if context.get_start_method() == "forkserver" else os.getpid()  # else the forkserver is
+    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_end_with_parent, initargs=(parent,))
     try:
-        yield from _gather(_work(paths, fmt, encoding, pattern, chunk_games), pool.submit,
-                           IN_FLIGHT_PER_WORKER * workers, task, on_error)
+        yield from _gather(_work(paths, fmt, encoding, pattern, chunk_games, allow_empty), pool.submit,
+                           IN_FLIGHT_PER_WORKER * workers, task, on_error, allow_empty)
     finally:
-        pool.shutdown(cancel_futures=True)
+        # closed when collected, this generator may be finalised in the pool's own thread (after an
+        # error left it unfinished): that thread cannot wait for itself
+        manager = getattr(pool, "_executor_manager_thread", None)
+        pool.shutdown(wait=threading.current_thread() is not manager, cancel_futures=True)
+
+
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+WATCH_SECONDS = 1.0
+
+
+def _end_with_parent(parent: int | None) -> None:
+    """In a worker: end when the process that started it (``parent``, else whichever it is now)
+    ends, even when it is killed outright (SIGKILL leaves it no time to stop its workers): on Linux
+    the kernel kills the worker then (``PR_SET_PDEATHSIG``); everywhere a watchdog thread sees its
+    parent change and exits. Ctrl-C is the parent's to handle: it stops the pool."""
+    parent = parent or os.getppid()
+    if sys.platform.startswith("linux"):
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        except (OSError, AttributeError):  # no prctl: the watchdog alone
+            pass
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if os.getppid() != parent:  # gone already, before prctl could tell the kernel
+        os._exit(1)
+    threading.Thread(target=_watch_parent, args=(parent,), name="nardy-parent-watch", daemon=True).start()
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(WATCH_SECONDS)
+    os._exit(1)
 
 
 def _process_context() -> multiprocessing.context.BaseContext:

@@ -8,8 +8,13 @@ mover's own numbering); the engine resolves them into dice steps.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
+from typing import TYPE_CHECKING, Any, SupportsIndex
+
+if TYPE_CHECKING:
+    from typing_extensions import Self
 
 WHITE = "w"
 BLACK = "b"
@@ -122,6 +127,78 @@ class RecordError:
         return f"{self.line}:{self.column}: {self.message}"
 
 
+ERROR_LIMIT = 100
+"""The most errors kept for one game, or for one input: the others are only counted."""
+
+
+class CappedErrors(list[RecordError]):
+    """Errors as a reader collects them: the first :data:`ERROR_LIMIT` kept, the others counted
+    in ``more``, so a file of nothing but mistakes takes no more memory than one with a hundred."""
+
+    more = 0
+
+    def __init__(self, errors: Iterable[RecordError] = ()) -> None:
+        super().__init__()
+        self.extend(errors)
+
+    def append(self, error: RecordError) -> None:
+        if len(self) < ERROR_LIMIT:
+            super().append(error)
+        else:
+            self.more += 1
+
+    def extend(self, errors: Iterable[RecordError]) -> None:
+        for error in errors:
+            self.append(error)
+        self.more += getattr(errors, "more", 0)
+
+    def __iadd__(self, errors: Iterable[RecordError]) -> Self:  # type: ignore[override,misc]
+        self.extend(errors)
+        return self
+
+    def insert(self, index: SupportsIndex, error: RecordError) -> None:
+        super().insert(index, error)
+        self._trim()
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        super().__setitem__(index, value)
+        if isinstance(index, slice):
+            self.more += getattr(value, "more", 0)
+            self._trim()
+
+    def _trim(self) -> None:
+        while len(self) > ERROR_LIMIT:
+            super().pop()
+            self.more += 1
+
+    @property
+    def total(self) -> int:
+        """How many errors there were, kept or not."""
+        return len(self) + self.more
+
+
+class InputErrorBudget:
+    """The same cap over the games of each input, for what reports their errors: the first
+    :data:`ERROR_LIMIT` errors of an input are shown, the others only counted."""
+
+    def __init__(self) -> None:
+        self.shown: dict[str, int] = {}
+        self.more: dict[str, int] = {}
+
+    def admit(self, source: str) -> bool:
+        """Whether one more error of ``source`` is shown (else it is counted)."""
+        if self.shown.get(source, 0) < ERROR_LIMIT:
+            self.shown[source] = self.shown.get(source, 0) + 1
+            return True
+        self.more[source] = self.more.get(source, 0) + 1
+        return False
+
+    def messages(self) -> list[str]:
+        """What to say of the errors counted but not shown, an input at a time."""
+        return [f"{source}: and {count} more syntax errors in this input, not listed"
+                for source, count in self.more.items()]
+
+
 @dataclass
 class GameRecord:
     """One game as recorded: tags, the actions in order, the declared result.
@@ -137,13 +214,23 @@ class GameRecord:
     actions: list[Action] = field(default_factory=list)
     result: str | None = None
     comments: list[str] = field(default_factory=list)
-    errors: list[RecordError] = field(default_factory=list)
+    errors: list[RecordError] = field(default_factory=CappedErrors)  # always CappedErrors: see __setattr__
     notes: list[RecordError] = field(default_factory=list)  # what a reader read past, worth saying
     ends_match: bool = False  # the record says the game won the match (MAT's "Wins N points and the match")
     source: str = ""
     line: int = 0
     result_line: int = 0
     result_column: int = 0
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name == "errors" and not isinstance(value, CappedErrors):
+            value = CappedErrors(value)
+        super().__setattr__(name, value)
+
+    @property
+    def errors_not_kept(self) -> int:
+        """How many errors of this game were counted but not kept (beyond :data:`ERROR_LIMIT`)."""
+        return getattr(self.errors, "more", 0)
 
     @property
     def variant(self) -> str:
@@ -189,12 +276,20 @@ def _point(text: str, offset: int, *, source: bool) -> int:
     return value
 
 
-@lru_cache(maxsize=1 << 16)  # plays repeat a great deal across games; Moves are immutable
+CACHED_PLAY_CHARS = 40
+"""The longest play text whose parse is cached: real plays are shorter (``24/18 13/7 6/4(2)``);
+longer texts are rare, and would make the cache grow with their size."""
+
+
 def parse_play(text: str) -> tuple[Move, ...]:
     """Parse a play such as ``24/18*/15 13/7 6/4(2) bar/22 6/off``; ``-`` or empty is no play.
 
     Raises :class:`PlaySyntaxError` with the offset of the first bad token.
     """
+    return _cached_play(text) if len(text) <= CACHED_PLAY_CHARS else _parse_play(text)
+
+
+def _parse_play(text: str) -> tuple[Move, ...]:
     if text.strip() == "-":
         return ()
     moves: list[Move] = []
@@ -216,3 +311,8 @@ def parse_play(text: str) -> tuple[Move, ...]:
             raise PlaySyntaxError(f"repeat ({count}) must be 1-4", start)
         moves.append(Move(tuple(path), tuple(hits), count))
     return tuple(moves)
+
+
+# Plays repeat a great deal across games, and Moves are immutable. 2^14 entries of at most
+# CACHED_PLAY_CHARS characters (about 2 KB of Moves each at worst): the cache stays under 40 MB.
+_cached_play = lru_cache(maxsize=1 << 14)(_parse_play)

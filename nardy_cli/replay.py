@@ -449,6 +449,10 @@ def replay(record: GameRecord, overrides: list[str] | tuple[str, ...] = ()) -> G
     for error in record.errors:
         replayer.result.findings.append(GameFinding("syntax", error.message, line=error.line,
                                                     column=error.column))
+    if record.errors_not_kept:
+        last = record.errors[-1]
+        replayer.result.findings.append(GameFinding("syntax", f"and {record.errors_not_kept} more syntax errors in "
+                                                    "this game, not listed", line=last.line, column=last.column))
     replayer.result.notes.extend(GameFinding("note", note.message, line=note.line, column=note.column)
                                  for note in record.notes)
     return replayer.run()

@@ -3,9 +3,9 @@
 Every input is read as a stream of decoded text lines: memory does not grow
 with the size of a file, only with its longest line. The encoding is told from a
 byte-order mark, else from NUL bytes (UTF-16 without a mark), else the text is
-read as UTF-8 until a byte is not UTF-8: if all before was ASCII the file is
-CP1251 (Russian Windows) from there on, otherwise that byte becomes U+FFFD. A
-file that is valid UTF-8 is never read as CP1251. The user may name an encoding.
+decoded line by line: a line that is valid UTF-8 is UTF-8, another is CP1251 (Russian
+Windows) until the file has shown UTF-8 letters, after which its bad bytes become U+FFFD.
+A line that is valid UTF-8 is never read as CP1251. The user may name an encoding.
 Compression is told from the name (``.gz``, ``.bz2``, ``.xz``), else from the
 first bytes. formats/input.md says all this for users.
 """
@@ -68,27 +68,37 @@ class _Decoder(Protocol):
 
 
 class _Utf8OrCp1251:
-    """UTF-8 until a byte is not UTF-8; then CP1251 if all before was ASCII (the same text in
-    both), else UTF-8 with that byte and any later bad one replaced by U+FFFD."""
+    """Line by line: a line that is valid UTF-8 is UTF-8; another is CP1251 until the file has
+    shown a UTF-8 letter, after which its bad bytes are damage (U+FFFD). Decoding each line on
+    its own, a stray byte costs only its line, and a valid UTF-8 region is never read otherwise.
+
+    Splitting at line-end bytes is safe: in UTF-8 and CP1251 they are never part of a letter.
+    """
 
     def __init__(self) -> None:
-        self._partial = b""  # a UTF-8 sequence cut by the end of the last chunk
-        self._ascii = True
-        self._then: _Decoder | None = None
+        self._partial: list[bytes] = []  # the start of a line that goes on in the next chunk
+        self._utf8_letters = False  # the file has shown non-ASCII UTF-8
 
     def decode(self, data: bytes, final: bool = False) -> str:
-        if self._then is not None:
-            return self._then.decode(data, final)
-        data = self._partial + data
+        end = len(data) if final else max(data.rfind(b"\n"), data.rfind(b"\r")) + 1
+        if not end and not final:  # no line end in this chunk: a long line goes on (joined once)
+            self._partial.append(data)
+            return ""
+        self._partial.append(data[:end])
+        data, self._partial = b"".join(self._partial), [data[end:]]
         try:
-            text, used = codecs.utf_8_decode(data, "strict", final)
-        except UnicodeDecodeError as error:
-            text = data[:error.start].decode("utf-8")
-            encoding = "cp1251" if self._ascii and text.isascii() else "utf-8"
-            self._then = codecs.getincrementaldecoder(encoding)(errors="replace")
-            return text + self._then.decode(data[error.start:], final)
-        self._partial = data[used:]
-        self._ascii = self._ascii and text.isascii()
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            return "".join(map(self._line, data.splitlines(keepends=True)))
+        self._utf8_letters = self._utf8_letters or not data.isascii()
+        return text
+
+    def _line(self, line: bytes) -> str:
+        try:
+            text = line.decode("utf-8")
+        except UnicodeDecodeError:
+            return line.decode("utf-8" if self._utf8_letters else "cp1251", errors="replace")
+        self._utf8_letters = self._utf8_letters or not line.isascii()
         return text
 
 
@@ -103,18 +113,25 @@ def check_encoding(encoding: str) -> None:
 
 
 def sniff_encoding(head: bytes) -> str | None:
-    """The encoding that the first bytes of a text show (a byte-order mark, or UTF-16's NUL
-    bytes), or None when they show none."""
+    """The encoding that the first bytes of a text show (a byte-order mark, or UTF-16's high
+    bytes: NUL, or 0x04 for Cyrillic), or None when they show none."""
     for bom, encoding in _BOMS:
         if head.startswith(bom):
             return encoding
     evens, odds = head[0:SNIFF_BYTES:2], head[1:SNIFF_BYTES:2]
     evens = evens[:len(odds)]
-    if len(odds) >= 2 and not any(odds) and all(evens):
+    if len(odds) >= 2 and _utf16_high_bytes(odds) and all(evens):
         return "utf-16-le"
-    if len(odds) >= 2 and not any(evens) and all(odds):
+    if len(odds) >= 2 and _utf16_high_bytes(evens) and all(odds):
         return "utf-16-be"
     return None
+
+
+def _utf16_high_bytes(high: bytes) -> bool:
+    """Whether ``high`` are the high bytes of UTF-16 text in Latin and Cyrillic letters: all NUL
+    (ASCII), or NUL and 0x04 (U+0400-U+04FF, Cyrillic). Text in a byte encoding never has them:
+    they are control characters."""
+    return not high.translate(None, b"\x00\x04")
 
 
 def _decoder(encoding: str | None, head: bytes) -> _Decoder:
@@ -276,14 +293,14 @@ def _unreadable(name: str, message: str) -> Source:
 
 
 def iter_sources(paths: list[str] | tuple[str, ...], *, pattern: str | None = None,
-                 extensions: tuple[str, ...] = ()) -> Iterator[Source]:
+                 extensions: tuple[str, ...] = (), allow_empty: bool = False) -> Iterator[Source]:
     """The inputs named by ``paths``: ``-`` is standard input, directories are walked
     and ``.zip`` archives read like directories: their files whose name or path matches
     ``pattern`` (in any case), else those with one of ``extensions``, compressed or not.
 
     A path that does not exist, or a directory or archive named by the user that holds
-    no file to read, raises :class:`InputError`; a damaged archive gives a source whose
-    reading raises it, so that the other inputs are still read.
+    no file to read (unless ``allow_empty``), raises :class:`InputError`; a damaged archive
+    gives a source whose reading raises it, so that the other inputs are still read.
     """
     for path in paths:
         if path == "-":
@@ -299,9 +316,10 @@ def iter_sources(paths: list[str] | tuple[str, ...], *, pattern: str | None = No
                 else _zip_sources(path, pattern, extensions):
             found = True
             yield source
-        if not found:
+        if not found and not allow_empty:
             what = f"matches --glob {pattern!r}" if pattern else f"ends with {', '.join(extensions)}"
-            raise InputError(f"{path}: no file here {what}; name the files to read with --glob, e.g. '*.txt'")
+            raise InputError(f"{path}: no file here {what}; name the files to read with --glob, e.g. '*.txt' "
+                             "(or add --allow-empty to accept it)")
 
 
 def _tree_sources(top: str, pattern: str | None, extensions: tuple[str, ...]) -> Iterator[Source]:

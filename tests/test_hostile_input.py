@@ -11,12 +11,22 @@ import errno
 import functools
 import gzip
 import io
+import json
 import lzma
+import os
+import pickle
 import re
+import signal
+import stat
+import subprocess
+import sys
+import threading
 import time
 import tracemalloc
 import zipfile
 from collections.abc import Callable, Iterator
+from contextlib import suppress
+from dataclasses import replace
 from pathlib import Path
 from unittest import mock
 
@@ -25,11 +35,12 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from nardy_cli import notations, sources
+from nardy_cli import record as record_module
 from nardy_cli.cli import cli
 from nardy_cli.corpus import CorpusGame, iter_games, read_source
 from nardy_cli.notations.jsonl import game_to_dict
 from nardy_cli.output import atomic_output
-from nardy_cli.record import GameRecord
+from nardy_cli.record import ERROR_LIMIT, Action, CappedErrors, GameRecord, RecordError, parse_play
 from nardy_cli.replay import replay
 from nardy_cli.sources import Source, read_lines, split_lines
 
@@ -86,6 +97,7 @@ def check_located(data: bytes, name: str, fmt: str | None = None) -> list[GameRe
         assert fmt is None
         return []
     for record in records:
+        assert len(record.errors) <= ERROR_LIMIT  # the others only counted (issue 15.1)
         for error in record.errors:
             assert 1 <= error.line <= lines and error.column >= 1, (error, lines)
         for finding in replay(record).findings:
@@ -153,12 +165,36 @@ def test_valid_utf8_is_never_read_as_cp1251(tmp_path):
 
 
 def auto_decoded(data: bytes) -> str:
-    """The rule formats/input.md states for a file without a byte-order mark."""
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        encoding = "cp1251" if data[:error.start].isascii() else "utf-8"
-        return data.decode(encoding, errors="replace")
+    """The rule formats/input.md states for a file without a byte-order mark: line by line,
+    UTF-8 where valid, else CP1251 until the file has shown a UTF-8 letter, else U+FFFD."""
+    decoded, utf8_letters = [], False
+    for line in data.splitlines(keepends=True):
+        try:
+            decoded.append(line.decode("utf-8"))
+            utf8_letters = utf8_letters or not line.isascii()
+        except UnicodeDecodeError:
+            decoded.append(line.decode("utf-8" if utf8_letters else "cp1251", errors="replace"))
+    return "".join(decoded)
+
+
+def test_a_stray_byte_costs_only_its_line(tmp_path):
+    """Issue 15.5: one bad byte before any Russian letter no longer turns a UTF-8 file to CP1251."""
+    path = tmp_path / "stray.ntn"
+    path.write_bytes(b'; exported \xff by hand\n' + SAMPLE.read_bytes())
+    games, errors = read_all(path)
+    assert not errors and games[0].record.tags["Black"] == "Петрова А."
+    assert games[0].record.comments[0] == "exported я by hand"  # the bad line alone is CP1251
+
+
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be"])
+def test_utf16_without_a_mark_starting_with_cyrillic(tmp_path, encoding):
+    """Issue 15.9: no NUL bytes at the start (Cyrillic letters are 0x04xx), still UTF-16."""
+    text = "; Клубный вечер\n" + SAMPLE.read_text(encoding="utf-8")
+    path = tmp_path / "cyrillic-first.ntn"
+    path.write_bytes(text.encode(encoding))
+    games, errors = read_all(path)
+    assert not errors and games[0].record.tags["Black"] == "Петрова А."
+    assert sources.sniff_encoding("Петрова".encode("cp1251")) is None
 
 
 PIECES = [b"a", b" ", b"\n", b"\r", b"\r\n", b"[", "Ж".encode(), "Ж".encode("cp1251"), "ё".encode(), b"\xff",
@@ -276,7 +312,7 @@ def test_directories_are_walked_with_a_glob(tmp_path):
     assert [Path(game.source).name for game in mats] == ["two.MAT"]
     nothing, errors = read_all(tmp_path, pattern="*.xml")
     assert not nothing and errors == [f"{tmp_path}: no file here matches --glob '*.xml'; name the files to read "
-                                      "with --glob, e.g. '*.txt'"]
+                                      "with --glob, e.g. '*.txt' (or add --allow-empty to accept it)"]
 
 
 def damage(data: bytes, *, cut: bool) -> bytes:
@@ -383,6 +419,15 @@ def edited(draw: st.DrawFn, data: bytes) -> bytes:
 @given(st.binary(max_size=3000), st.sampled_from([None, *notations.NAMES]))
 def test_random_bytes_never_crash_any_reader(data, fmt):
     check_located(data, "random.bin", fmt)
+
+
+@settings(fuzz, max_examples=30)
+@given(st.lists(st.sampled_from([":", "x", "{", "(", "[", '"', " ", "\n", "63:", " Game 1\n", ";"]), min_size=1,
+                max_size=8).map("".join), st.integers(200, 2000), st.sampled_from(notations.NAMES))
+def test_mistakes_repeated_keep_at_most_the_cap(piece, times, fmt):
+    """Issue 15.1's class: whatever mistake is repeated, a game keeps at most ERROR_LIMIT errors and
+    counts the others (check_located asserts the cap)."""
+    check_located((piece * times).encode(), "repeated.txt", fmt)
 
 
 @settings(fuzz, max_examples=150)
@@ -601,7 +646,7 @@ def test_output_is_written_to_a_temporary_file_then_renamed(tmp_path, monkeypatc
     result = convert(str(SAMPLE), "--to", "ntn", "-o", str(out), "--force")
     assert result.exit_code == 0, result.output
     (old_text, during), = seen
-    assert old_text == "old\n" and len(during) == 2 and re.fullmatch(r"\.out\.ntn\.\w+\.tmp", during[0])
+    assert old_text == "old\n" and len(during) == 2 and re.fullmatch(r"\.out\.ntn\.\d+-\w+\.tmp", during[0])
     assert sorted(path.name for path in tmp_path.iterdir()) == ["out.ntn"]
     assert "Петрова А." in out.read_text(encoding="utf-8")
 
@@ -708,3 +753,325 @@ def test_bad_inputs_give_a_message_and_exit_2_never_a_traceback(tmp_path, comman
         assert result.exception is None or isinstance(result.exception, SystemExit), (case, result.exception)
         assert "Traceback" not in result.output and message in result.stderr, (case, result.stderr)
         assert "error: " in result.stderr.lower(), case  # "error: ..." for inputs, "Error: ..." for usage
+
+
+# --- issue 15: bounded memory, safe outputs, clean shutdown ---------------------------------
+
+MEMORY_LIMIT = 150 * MIB
+ERROR_HEAVY = {  # about 1 MiB of mistakes: one line of them, or a line each
+    "one line": ":" * MIB,
+    "lines": ":\n" * (MIB // 2),
+}
+
+
+def run_nardy(*args: str, limit: int | None = None, timeout: float = 120, **popen: object
+              ) -> subprocess.CompletedProcess:
+    """``nardy ARGS`` in a fresh interpreter, its address space (and its workers') limited to ``limit`` bytes."""
+    prelude = (f"import resource; resource.setrlimit(resource.RLIMIT_AS, ({limit}, {limit})); " if limit else "")
+    code = prelude + "import sys; from nardy_cli.cli import cli; sys.exit(cli(sys.argv[1:]))"
+    popen.setdefault("capture_output", True)
+    return subprocess.run([sys.executable, "-c", code, *args], timeout=timeout, text=True, cwd=ROOT, check=False,
+                          **popen)
+
+
+@pytest.mark.parametrize("shape", ERROR_HEAVY)
+@pytest.mark.parametrize("fmt", notations.NAMES)
+def test_error_heavy_inputs_run_in_bounded_memory(tmp_path, fmt, shape):
+    """Issue 15.1: a file of nothing but mistakes took 1.4 KB a byte (1 MiB: 1.4 GB). Under a 150 MB
+    address-space limit every reader finishes, lists 100 errors of a game and counts the others."""
+    path = tmp_path / "mistakes.txt"
+    path.write_text(ERROR_HEAVY[shape], encoding="ascii")
+    result = run_nardy("validate", str(path), "--from", fmt, "--format", "json", "--jobs", "1", limit=MEMORY_LIMIT)
+    assert result.returncode in (1, 2) and "Traceback" not in result.stderr, result.stderr[-2000:]
+    assert "out of memory" not in result.stderr
+    report = json.loads(result.stdout)
+    assert len(report["findings"]) <= 2 * (ERROR_LIMIT + 1)
+    if len(report["findings"]) > ERROR_LIMIT:  # SGF skips text outside game trees, JSON stops at the first
+        assert any(re.search(r"and \d+ more syntax errors", text) for text in
+                   [finding["message"] for finding in report["findings"]] + report.get("not_listed", []))
+
+
+def test_error_heavy_input_with_workers_runs_in_bounded_memory(tmp_path):
+    path = tmp_path / "mistakes.ntn"
+    path.write_text(ERROR_HEAVY["lines"], encoding="ascii")
+    result = run_nardy("validate", str(path), "--jobs", "2", "-q", limit=MEMORY_LIMIT)
+    assert result.returncode == 1 and "syntax" in result.stdout, result.stderr[-2000:]
+
+
+def test_errors_are_capped_per_game_and_counted():
+    text = '[Variant "long"]\n\n1. ' + "x: " * 300 + "\n"
+    (record,) = check_located(text.encode(), "many.ntn", "ntn")
+    assert len(record.errors) == ERROR_LIMIT and record.errors_not_kept == 200
+    findings = [finding.message for finding in replay(record).findings if finding.code == "syntax"]
+    assert len(findings) == ERROR_LIMIT + 1 and findings[-1] == "and 200 more syntax errors in this game, not listed"
+    shipped = pickle.loads(pickle.dumps(record))  # to and from a worker, the count goes along
+    assert shipped.errors == record.errors and shipped.errors_not_kept == 200
+    errors = CappedErrors(record.errors)  # copies keep the count
+    errors[:0] = CappedErrors([RecordError(1, 1, "first")] * 3)
+    assert errors[0].message == "first" and len(errors) == ERROR_LIMIT and errors.total == 303
+
+
+@pytest.mark.parametrize("command", ["validate", "convert"])
+def test_errors_are_capped_per_input(tmp_path, command):
+    path = tmp_path / "many.jsonl"
+    path.write_text('{"tags": {}}\n' + "not json\n" * 250, encoding="ascii")
+    extra = ["--to", "ntn", "-o", str(tmp_path / "out.ntn")] if command == "convert" else []
+    result = CliRunner().invoke(cli, [command, str(path), "--jobs", "1", *extra])
+    listed = result.stderr if command == "convert" else result.stdout
+    assert len(re.findall(r"invalid JSON", listed)) == ERROR_LIMIT
+    assert f"{path}: and 150 more syntax errors in this input, not listed" in listed
+    if command == "validate":
+        assert "250 findings" in result.stdout  # counted, all of them, in the summary
+
+
+def test_the_parse_cache_is_bounded_by_size():
+    """Issue 15.6: 20 files of 1 MB move lines kept 1.43 GB in the cache of parsed plays."""
+    before = record_module._cached_play.cache_info().currsize
+    for number in range(20):
+        parse_play(" ".join(f"{number % 24 + 1}/{(number + k) % 24 + 1}" for k in range(5000)))
+    assert record_module._cached_play.cache_info().currsize == before
+    assert parse_play("24/18 13/7") is parse_play("24/18 13/7")  # short plays are cached
+    assert record_module._cached_play.cache_info().maxsize * record_module.CACHED_PLAY_CHARS < 1 << 20
+
+
+def test_a_header_line_inside_a_match_costs_nothing():
+    """Issue 15.7: a stray '; [Key "value"]' line cost the game its result and every later game its
+    match length, headers and Crawford tag."""
+    text, _, _, games = three_games("mat")
+    lines = text.decode().splitlines(keepends=True)
+    at = next(number for number, line in enumerate(lines) if line.startswith("  3)"))
+    lines.insert(at, '; [Annotator "stray"]\n')
+    records = check_located("".join(lines).encode(), "stray.mat", "mat")
+    assert [essentials(record) for record in records[1:]] == [essentials(game) for game in games[1:]]
+    first, expected = essentials(records[0]), essentials(games[0])
+    assert first.pop("comments") == ['[Annotator "stray"]'] and expected.pop("comments", []) == []
+    assert first == expected
+    assert records[0].result == games[0].result and not records[0].errors
+
+
+def test_the_ntn_writer_writes_only_what_its_reader_reads():
+    """Issue 15.10: move numbers of 10^9 and more and result strings the reader rejects."""
+    game = GameRecord(tags={"Variant": "short"}, result="02-0", actions=[
+        Action("w", "roll", (3, 1), parse_play("8/5 6/5"), number=10 ** 9),
+        Action("b", "roll", (6, 6), parse_play("24/18(2)"), number=10 ** 12)])
+    out = io.StringIO()
+    warnings = notations.writer("ntn")([game, replace(game, result="1-1 ")], out)
+    assert "game 1: move number 1000000000 has more than 9 digits; renumbered" in warnings
+    assert "game 2: result '1-1 ' is not an NTN result (W-0, 0-B, 1/2-1/2 or *); left out" in warnings
+    first, second = list(notations.notation("ntn").read_games(io.StringIO(out.getvalue())))
+    assert not first.errors and not second.errors
+    assert [action.play_text for action in first.actions] == ["8/5 6/5", "24/18(2)"] and first.result == "2-0"
+    assert [action.play_text for action in second.actions] == ["8/5 6/5", "24/18(2)"] and second.result is None
+
+
+@pytest.mark.parametrize("content", ["", "\n\n\n", "   \r\n\t\n", "[]\n"], ids=["empty", "newlines", "blank", "[]"])
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_an_input_without_a_game_is_an_error_unless_allowed(tmp_path, content, jobs):
+    """Issue 15.11: a record cut to nothing passed certification as "0 files, 0 games", exit 0."""
+    path = tmp_path / ("cut.json" if content.startswith("[") else "cut.ntn")
+    path.write_text(content, encoding="ascii")
+    good = str(SAMPLE)
+    result = CliRunner().invoke(cli, ["validate", good, str(path), "--jobs", jobs])
+    assert result.exit_code == 2 and f"error: {path}:1:1: no game in this input" in result.stderr
+    assert "--allow-empty" in result.stderr and "1 file, 1 game" in result.stdout
+    allowed = CliRunner().invoke(cli, ["validate", good, str(path), "--jobs", jobs, "--allow-empty"])
+    assert allowed.exit_code == 0 and not allowed.stderr
+
+
+def test_an_empty_directory_follows_the_same_rule(tmp_path):
+    (tmp_path / "empty").mkdir()
+    refused = CliRunner().invoke(cli, ["validate", str(tmp_path / "empty")])
+    assert refused.exit_code == 2 and "no file here" in refused.stderr and "--allow-empty" in refused.stderr
+    assert CliRunner().invoke(cli, ["validate", str(tmp_path / "empty"), "--allow-empty"]).exit_code == 0
+    converted = CliRunner().invoke(cli, ["convert", str(tmp_path / "empty"), "--to", "ntn", "--allow-empty"])
+    assert converted.exit_code == 0 and converted.stdout == ""
+
+
+# outputs that are not regular files
+
+
+def test_a_fifo_is_written_through_never_replaced(tmp_path):
+    """Issue 15.2: `-o DEVICE --force` replaced the device node with a regular file."""
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    received: list[bytes] = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()))
+    reader.start()
+    result = convert(str(SAMPLE), "--to", "jsonl", "-o", str(fifo), "--force")
+    reader.join(10)
+    assert result.exit_code == 0, result.output
+    assert stat.S_ISFIFO(fifo.stat().st_mode) and "Петрова А." in received[0].decode()
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["pipe"]  # no temporary file either
+
+
+def test_a_device_node_is_written_through_never_replaced(tmp_path):
+    device = tmp_path / "null"
+    try:
+        os.mknod(device, stat.S_IFCHR | 0o666, os.makedev(1, 3))  # a /dev/null of our own
+    except (PermissionError, AttributeError):
+        pytest.skip("cannot make a device node here")
+    for args in ([], ["--force"]):
+        result = convert(str(SAMPLE), "--to", "ntn", "-o", str(device), *args)
+        assert result.exit_code == 0, result.output
+        assert stat.S_ISCHR(device.stat().st_mode)
+
+
+def test_standard_output_named_as_a_path_is_written_through(tmp_path):
+    out = tmp_path / "redirected.jsonl"
+    with out.open("w") as stdout:
+        before = os.fstat(stdout.fileno()).st_ino
+        result = run_nardy("convert", str(SAMPLE), "--to", "jsonl", "-o", "/dev/stdout", stdout=stdout,
+                           stderr=subprocess.PIPE, capture_output=False)
+    assert result.returncode == 0, result.stderr
+    assert out.stat().st_ino == before and "Петрова А." in out.read_text(encoding="utf-8")
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["redirected.jsonl"]
+
+
+# faults: full outputs, no memory
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_full_disk_or_standard_output_is_a_plain_message(jobs):
+    """Issue 15.8: with workers, a full disk ended in 'RuntimeError: cannot join current thread'; a full
+    standard output was 'internal error, please report it'."""
+    full = run_nardy("convert", str(KAZAN), "--to", "jsonl", "-o", "/dev/full", "--jobs", jobs)
+    assert full.returncode == 2 and "/dev/full: cannot write: No space left on device" in full.stderr
+    with open("/dev/full", "w") as stdout:
+        piped = run_nardy("convert", str(KAZAN), "--to", "jsonl", "--jobs", jobs, stdout=stdout,
+                          stderr=subprocess.PIPE, capture_output=False)
+    assert piped.returncode == 2
+    assert "error: cannot write the output: No space left on device" in piped.stderr
+    for result in (full, piped):
+        assert "Traceback" not in result.stderr and "please report" not in result.stderr, result.stderr
+
+
+def test_memory_error_is_a_plain_message(monkeypatch):
+    def exhausted(*args: object, **kwargs: object) -> Iterator[object]:
+        raise MemoryError
+    monkeypatch.setattr("nardy_cli.cli.map_games", exhausted)
+    result = CliRunner().invoke(cli, ["validate", str(SAMPLE)])
+    assert result.exit_code == 2 and "error: out of memory" in result.stderr and "report" not in result.stderr
+
+
+# killing the parent
+
+
+def long_run_input(tmp_path: Path) -> Path:
+    """Games enough to keep two workers busy for some seconds."""
+    path = tmp_path / "long.ntn"
+    path.write_bytes((ROOT / "sample_games/generated/long-200.ntn").read_bytes() * 12)
+    return path
+
+
+def children(pid: int) -> set[int]:
+    found: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        with suppress(OSError):
+            found.update(int(child) for child in (task / "children").read_text().split())
+    return found
+
+
+def running(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+    except OSError:
+        return False
+
+
+def started_with_workers(args: list[str], **popen: object) -> tuple[subprocess.Popen, set[int]]:
+    code = "import sys; from nardy_cli.cli import cli; sys.exit(cli(sys.argv[1:]))"
+    process = subprocess.Popen([sys.executable, "-c", code, *args], cwd=ROOT, **popen)
+    deadline = time.monotonic() + 30
+    while len(workers := children(process.pid)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(workers) >= 2, "the workers did not start"
+    return process, workers
+
+
+def ended(pids: set[int], seconds: float = 10) -> bool:
+    deadline = time.monotonic() + seconds
+    while any(running(pid) for pid in pids) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return not any(running(pid) for pid in pids)
+
+
+pytestmark_linux = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+
+
+@pytestmark_linux
+@pytest.mark.parametrize("signum", [signal.SIGKILL, signal.SIGTERM], ids=["SIGKILL", "SIGTERM"])
+def test_workers_end_with_a_killed_parent_and_the_pipe_closes(tmp_path, signum):
+    """Issue 15.3: after kill -9 (or SIGTERM) of a run with workers, both stayed alive for ever and
+    a pipe into another program never closed."""
+    process, workers = started_with_workers(["validate", str(long_run_input(tmp_path)), "--jobs", "2"],
+                                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    assert process.stdout is not None
+    process.send_signal(signum)
+    process.wait(10)
+    assert ended(workers), "workers outlived their parent"
+    closed = threading.Thread(target=process.stdout.read)  # EOF: no worker holds the pipe open
+    closed.start()
+    closed.join(10)
+    assert not closed.is_alive()
+    process.stdout.close()
+
+
+@pytestmark_linux
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+def test_a_signal_removes_the_temporary_file(tmp_path, signum):
+    out = tmp_path / "out" / "all.jsonl"
+    out.parent.mkdir()
+    process, workers = started_with_workers(["convert", str(long_run_input(tmp_path)), "--to", "jsonl", "-o",
+                                             str(out), "--jobs", "2"], stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 30
+    while not list(out.parent.iterdir()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    (temporary,) = out.parent.iterdir()
+    assert re.fullmatch(rf"\.all\.jsonl\.{process.pid}-\w+\.tmp", temporary.name)
+    process.send_signal(signum)
+    _, stderr = process.communicate(timeout=30)
+    assert process.returncode in (1, 2) and "Traceback" not in stderr, stderr
+    assert not list(out.parent.iterdir()) and ended(workers)
+
+
+def test_a_killed_runs_temporary_file_is_removed_by_the_next_run(tmp_path):
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    stale = tmp_path / f".out.ntn.{gone.pid}-abc123.tmp"  # what a kill -9 leaves
+    stale.write_text("half a game")
+    live = tmp_path / f".out.ntn.{os.getppid()}-def456.tmp"  # another run, still writing
+    live.write_text("half a game")
+    other = tmp_path / f".other.ntn.{gone.pid}-abc123.tmp"
+    other.write_text("not ours")
+    result = convert(str(SAMPLE), "--to", "ntn", "-o", str(tmp_path / "out.ntn"))
+    assert result.exit_code == 0, result.output
+    assert sorted(path.name for path in tmp_path.iterdir()) == sorted([live.name, other.name, "out.ntn"])
+
+
+def test_a_game_too_long_to_ship_streams_with_the_rest_of_its_file(tmp_path, monkeypatch):
+    """A game of thousands of lines of mistakes is not shipped to a worker whole (its lines would
+    cost 60 bytes each there and here): the rest of its file is read here, with the same results."""
+    from nardy_cli import parallel
+    from nardy_cli.parallel import map_games, replayed, validated
+
+    games = KAZAN.read_text(encoding="utf-8").split("\n\n[Event")
+    giant = '[Event "giant"]\n\n' + "1. 31: 24/21 24/23\n" + "x:\n" * 3000 + "1-0\n"
+    path = tmp_path / "giant.ntn"
+    path.write_text("\n\n[Event".join(games[:3]) + "\n\n" + giant + "\n[Event" + "\n\n[Event".join(games[3:]),
+                    encoding="utf-8")
+    monkeypatch.setattr(parallel, "GAME_LIMIT", 20_000)
+    streamed_from: list[int] = []
+    stream = parallel._stream
+    monkeypatch.setattr(parallel, "_stream", lambda unit, *rest: streamed_from.append(unit.first_line) or
+                        stream(unit, *rest))
+    task = functools.partial(replayed, build=validated)
+
+    def lines(jobs: int) -> list[str]:
+        errors: list[str] = []
+        results = list(map_games([str(path), str(SAMPLE)], task, jobs=jobs, chunk_games=1, on_error=errors.append))
+        assert not errors
+        return [line for result in results for line in result.lines]
+
+    streamed = lines(2)
+    assert streamed_from == [len("\n\n[Event".join(games[:3]).splitlines()) + 2]  # from the giant game on
+    assert streamed == lines(1) and any("game 4 (? – ?): syntax: and 2900 more" in line for line in streamed)

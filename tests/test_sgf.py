@@ -361,12 +361,25 @@ def test_combined_moves_are_split_into_open_steps() -> None:
         Action(BLACK, "roll", dice=(3, 1), moves=parse_play("6/2")),
     ])
     text, warnings = write([game])
-    assert warnings == []
+    assert warnings == [("game 1 (? – ?): grouping of 3 plays not kept: SGF writes single steps ('13/7/6' and "
+                         "'13/6' become '13/7 7/6', '6/4(2)' '6/4 6/4')")]  # issue 15.4: named, as documented
     (back,) = read_text(text)
     assert [m.path for m in back.actions[0].moves] == [(13, 7), (7, 6)]  # White's 12 is closed
     assert [m.path for m in back.actions[1].moves] == [(25, 20), (20, 15), (15, 10), (10, 5)]
     assert [m.path for m in back.actions[2].moves] == [(6, 0), (13, 10)]
     assert [m.path for m in back.actions[3].moves] == [(6, 3), (3, 2)]  # 6/5 would hit White's 20
+
+
+def test_hit_marks_and_a_contradicting_result_tag_are_named() -> None:
+    """Issue 15.4: what SGF cannot carry is named for every game, every time it is written."""
+    game = GameRecord(tags={"Variant": "short", "Result": "2-0"}, result="1-0", actions=[
+        Action(WHITE, "roll", dice=(3, 1), moves=parse_play("8/5* 6/5"))])
+    for _ in range(2):
+        _, warnings = write([game, game])
+        assert [warning for warning in warnings if "hit marks" in warning] == [
+            f"game {n} (? – ?): hit marks '*' of 1 play not written: SGF has none (the replay finds the hits again)"
+            for n in (1, 2)]
+        assert sum("Result tag '2-0' dropped: it differs from the result '1-0'" in warning for warning in warnings) == 2
 
 
 def test_mat_plays_written_whole_are_split_as_gnubg_reads_them() -> None:
@@ -375,7 +388,7 @@ def test_mat_plays_written_whole_are_split_as_gnubg_reads_them() -> None:
     assert any(len(m.path) == 2 and m.path[0] - m.path[1] > 6 for r in records for a in r.actions
                for m in a.moves or ())  # the .mat writes plays like 21/1
     text, warnings = write(records)
-    assert warnings == []
+    assert warnings and all(" not kept: " in warning or " not written: " in warning for warning in warnings)
     for ours, gnubgs in zip(read_text(text), read_file(fixture)):
         assert comparable(ours.actions) == comparable(gnubgs.actions)
         assert all(len(m.path) == 2 for a in ours.actions for m in a.moves or ())
@@ -387,7 +400,9 @@ def test_long_nardy_is_marked_and_mirrored() -> None:
         Action(BLACK, "roll", dice=(3, 3), moves=parse_play("24/21 24/21 21/18(2)"))], result="2-0")
     text, warnings = write([game])
     assert "RU[NoCube:LongNardy]" in text and ";W[65xrrm]" in text and ";B[33liliifif]" in text
-    assert warnings == ["game 1 (A – B): long nardy is marked RU[LongNardy]; GNU Backgammon cannot replay it"]
+    assert warnings == ["game 1 (A – B): long nardy is marked RU[LongNardy]; GNU Backgammon cannot replay it",
+                        ("game 1 (A – B): grouping of 2 plays not kept: SGF writes single steps ('13/7/6' and '13/6' "
+                         "become '13/7 7/6', '6/4(2)' '6/4 6/4')")]
     (back,) = read_text(text)
     assert back.variant == "long"
     assert [net(a.moves) for a in back.actions] == [net(a.moves) for a in game.actions]

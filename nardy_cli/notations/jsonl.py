@@ -6,10 +6,13 @@ their written notation (``"24/18/15 13/7*"``), so nothing is lost.
 """
 from __future__ import annotations
 
+import io
 import json
 import re
+from array import array
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator
+from itertools import chain
 from typing import Any
 
 from ..record import SIDES, Action, GameRecord, PlaySyntaxError, RecordError, parse_play
@@ -131,7 +134,7 @@ def read_games(lines: Iterable[str], source: str = "") -> Iterator[GameRecord]:
                 json_lines = True
                 yield game
                 continue
-        yield from _document([(number, text), *((n, t) for n, t in enumerate(iterator, number + 1))], source)
+        yield from _document(number, chain([text], iterator), source)
         return
 
 
@@ -161,6 +164,15 @@ _DECODER = json.JSONDecoder()
 _BLANKS = re.compile(r"\s*")
 
 
+_INDENT = re.compile(r"[ \t]*")
+
+
+def _past_indent(text: str, position: int) -> int:
+    """Where the spaces and tabs from ``position`` end."""
+    match = _INDENT.match(text, position)
+    return match.end() if match else position
+
+
 def _past_blanks(text: str, position: int) -> int:
     """Where the blanks from ``position`` end."""
     match = _BLANKS.match(text, position)
@@ -177,21 +189,26 @@ def _reason(error: ValueError | RecursionError) -> str:
     return "objects nested too deeply" if isinstance(error, RecursionError) else "a number too long to read"
 
 
-def _document(numbered: list[tuple[int, str]], source: str) -> Iterator[GameRecord]:
-    """The games of a JSON document: an object, objects one after another, or an array of them.
+def _document(first_line: int, lines: Iterable[str], source: str) -> Iterator[GameRecord]:
+    """The games of a JSON document (its lines from line ``first_line`` on): an object, objects one
+    after another, or an array of them.
 
     A value that cannot be read becomes a game holding the error, and reading resumes at the
     next line that opens an object indented no deeper than the first game (not at an object
-    inside a game).
+    inside a game). The document is kept as one text and an array of line offsets: a line costs
+    8 bytes besides its text, however short.
     """
-    first_line = numbered[0][0]
-    text = "".join(line for _, line in numbered)
-    starts = [0]  # the offset of each line in text
-    for _, text_line in numbered:
+    buffer = io.StringIO()
+    starts = array("q", [0])  # the offset of each line in text, and the end
+    for text_line in lines:
+        buffer.write(text_line)
         starts.append(starts[-1] + len(text_line))
+    text = buffer.getvalue()
+    del buffer
+    count = len(starts) - 1
 
     def place(offset: int) -> tuple[int, int]:
-        index = bisect_right(starts, offset, hi=len(numbered)) - 1
+        index = bisect_right(starts, offset, hi=count) - 1
         return first_line + index, offset - starts[index] + 1
 
     position = _past_blanks(text, 0)
@@ -214,13 +231,13 @@ def _document(numbered: list[tuple[int, str]], source: str) -> Iterator[GameReco
             else:
                 game.errors.append(RecordError(line, column, f"invalid JSON: {_reason(error)}"))
             yield game
-            position = _resume(numbered, starts, line - first_line + 1, indent)
+            position = _resume(text, starts, line - first_line + 1, indent)
             continue
         yield game_from_dict(data, source, line)
         if in_array or isinstance(data, dict):
             position = _past_blanks(text, position)
         else:  # a stray number or string: text that is no game, skipped to the next object
-            position = _resume(numbered, starts, line - first_line + 1, indent)
+            position = _resume(text, starts, line - first_line + 1, indent)
     if in_array:
         line, column = place(len(text))
         game = GameRecord(source=source, line=line)
@@ -229,13 +246,13 @@ def _document(numbered: list[tuple[int, str]], source: str) -> Iterator[GameReco
         yield game
 
 
-def _resume(numbered: list[tuple[int, str]], starts: list[int], index: int, indent: int) -> int:
+def _resume(text: str, starts: array, index: int, indent: int) -> int:
     """The offset of the first ``{`` that opens one of the lines from ``index`` on, indented at most ``indent``."""
-    for at in range(index, len(numbered)):
-        line = numbered[at][1]
-        blanks = len(line) - len(line.lstrip(" \t"))
-        if blanks <= indent and line.startswith("{", blanks):
-            return starts[at] + blanks
+    for at in range(index, len(starts) - 1):
+        start = starts[at]
+        blanks = _past_indent(text, start) - start
+        if blanks <= indent and text.startswith("{", start + blanks):
+            return start + blanks
     return starts[-1]
 
 

@@ -26,6 +26,7 @@ from ..record import (
     SIDE_NAMES,
     WHITE,
     Action,
+    CappedErrors,
     GameRecord,
     PlaySyntaxError,
     RecordError,
@@ -396,7 +397,8 @@ class _MatchReader:
         self.headers: dict[str, str] = {}
         self.match_length: str | None = None
         self.comments: list[str] = []
-        self.stray_errors: list[RecordError] = []
+        self.stray_errors: list[RecordError] = CappedErrors()  # before any game: as many as the lines
+        self.held_headers: list[str] = []  # header lines met inside a match (see release_headers)
         self.game: _GameBuilder | None = None
         self.games_read = 0
         self.crawford_played = False
@@ -410,12 +412,16 @@ class _MatchReader:
         header = _HEADER_RE.fullmatch(text)
         match_line = _MATCH_RE.fullmatch(text)
         game_line = _GAME_RE.fullmatch(text)
+        if header and self.game:  # a next match's header only if its 'N point match' follows
+            self.held_headers.append(text)
+            return
+        if self.held_headers:
+            yield from self.release_headers(bool(match_line))
         if (header or match_line) and self.game:
             yield self.finish_game()
             self.headers, self.match_length, self.comments, self.crawford_played = {}, None, [], False
         if header:
-            tag, value = _tag_of_header(header["key"].rstrip(), header["value"])
-            self.headers[tag] = value
+            self.feed_header(header)
         elif match_line:
             self.match_length = str(int(match_line["length"]))
         elif text.lstrip().startswith((";", "#")):
@@ -433,6 +439,26 @@ class _MatchReader:
         elif not self.game.read_score_line(line, text) and _NUMBERED_RE.match(text):
             self.game.read_move_line(line, text)
 
+    def release_headers(self, next_match: bool) -> Iterator[GameRecord]:
+        """Header lines met inside a match, now that the line after them shows what they were:
+        the next match's headers before its 'N point match', else comments of the game (a
+        stray header line must not end the match and lose its length and headers)."""
+        held, self.held_headers = self.held_headers, []
+        if not next_match:
+            assert self.game is not None
+            self.game.record.comments.extend(header.lstrip()[1:].strip() for header in held)
+            return
+        if self.game:
+            yield self.finish_game()
+        self.headers, self.match_length, self.comments, self.crawford_played = {}, None, [], False
+        for header in held:
+            self.feed_header(_HEADER_RE.fullmatch(header))
+
+    def feed_header(self, header: re.Match[str] | None) -> None:
+        assert header is not None
+        tag, value = _tag_of_header(header["key"].rstrip(), header["value"])
+        self.headers[tag] = value
+
     def start_game(self, line: int, number: str) -> None:
         record = GameRecord(source=self.source, line=line)
         if self.match_length is None:
@@ -444,11 +470,13 @@ class _MatchReader:
         record = self.game.finish(self.headers, self.match_length, list(self.comments), self.crawford_played)
         self.crawford_played = self.crawford_played or "Crawford" in record.tags
         record.errors[:0] = self.stray_errors
-        self.stray_errors, self.game = [], None
+        self.stray_errors, self.game = CappedErrors(), None
         self.games_read += 1
         return record
 
     def close(self) -> Iterator[GameRecord]:
+        if self.held_headers:
+            yield from self.release_headers(False)
         if self.game:
             yield self.finish_game()
         elif self.stray_errors or not self.games_read:

@@ -26,23 +26,26 @@ VALUED_WORDS = ("double", "beaver", "resign")
 UNRECORDED_PLAY = "?"
 WHITE_COLUMN_WIDTH = 28  # "N. <White's cell>" is padded to this width before Black's cell
 
+MOVE_NUMBER_DIGITS = 9  # the reader's bound, which the writer keeps to
+VALUE_DIGITS = 18  # of a cube or resignation value
+
 _TAG_NAME = r"[A-Za-z0-9_]+"
 _TAG_RE = re.compile(rf'\[\s*({_TAG_NAME})\s*"([^"\\]*(?:\\.[^"\\]*)*)"\s*\]', re.DOTALL)
 _TAG_LINE_RE = re.compile(rf"\s*(?:{_TAG_RE.pattern}\s*)+", re.DOTALL)
 _TOKEN_RE = re.compile(
-    r"""
+    rf"""
       (?P<space>\s+)
-    | (?P<comment>[{;])
-    | (?P<number>\d{1,9}\.(?:\.\.)?)
-    | (?P<roll>[^\s{;:]*:)
-    | (?P<word>[^\s{;]+)
+    | (?P<comment>[{{;])
+    | (?P<number>\d{{1,{MOVE_NUMBER_DIGITS}}}\.(?:\.\.)?)
+    | (?P<roll>[^\s{{;:]*:)
+    | (?P<word>[^\s{{;]+)
     """,
     re.VERBOSE,
 )
 _DICE_RE = re.compile(r"([1-6])-?([1-6])")
 _BARE_ROLL_RE = re.compile(r"[1-6][1-6]")
 _RESULT_RE = re.compile(r"(?:0|[1-9]\d*)-0|0-[1-9]\d*|1/2-1/2|\*")
-_VALUE_RE = re.compile(r"[1-9]\d{0,17}")
+_VALUE_RE = re.compile(rf"[1-9]\d{{0,{VALUE_DIGITS - 1}}}")
 # Unrolled loops ([^x]*(?:\\.[^x]*)*) take linear time on any text, long or unclosed.
 _COMMENT_BODY_RE = re.compile(r"[^\\}]*(?:\\(?:.|\Z)[^\\}]*)*", re.DOTALL)
 _COMMENT_UNESCAPE_RE = re.compile(r"\\([\\}\[])")
@@ -415,10 +418,23 @@ def _game_lines(game: GameRecord, warnings: list[str]) -> list[str]:
     movetext = [f"{{ {_escape_comment(text)} }}" for text in game.comments]
     movetext += _movetext_lines(game.actions, warnings)
     if game.result is not None:
-        movetext.append(game.result)
+        result = _result_token(game.result, warnings)
+        if result is not None:
+            movetext.append(result)
     if lines and movetext:
         lines.append("")
     return lines + movetext
+
+
+def _result_token(result: str, warnings: list[str]) -> str | None:
+    """``result`` as the reader reads a result (``02-0`` as ``2-0``), or None with a warning."""
+    if _RESULT_RE.fullmatch(result):
+        return result
+    points = re.fullmatch(rf"\s*(\d{{1,{VALUE_DIGITS}}})-(\d{{1,{VALUE_DIGITS}}})\s*", result)
+    if points and (token := f"{int(points.group(1))}-{int(points.group(2))}") and _RESULT_RE.fullmatch(token):
+        return token
+    warnings.append(f"result {result!r} is not an NTN result (W-0, 0-B, 1/2-1/2 or *); left out")
+    return None
 
 
 def _tag_text(name: str, value: str, warnings: list[str]) -> str:
@@ -447,7 +463,13 @@ def _movetext_lines(actions: list[Action], warnings: list[str]) -> list[str]:
         text = _action_text(action, warnings)
         if text is None:
             continue
+        if action.number is not None and action.number >= 10 ** MOVE_NUMBER_DIGITS:
+            warnings.append(f"move number {action.number} has more than {MOVE_NUMBER_DIGITS} digits; renumbered")
         cell = _writer_cell(action, previous)
+        if cell[0] >= 10 ** MOVE_NUMBER_DIGITS:
+            warnings.append(f"move number {cell[0]} has more than {MOVE_NUMBER_DIGITS} digits; the rest of the game "
+                            "is left out")
+            break
         previous = cell
         number, column = cell
         text += "".join(f"  {{ {_escape_comment(comment)} }}" for comment in action.comments)
@@ -472,7 +494,7 @@ def _movetext_lines(actions: list[Action], warnings: list[str]) -> list[str]:
 def _writer_cell(action: Action, previous: Cell | None) -> Cell:
     """The action's own cell when its number allows, else the next cell of its side."""
     column = SIDES.index(action.side)
-    if action.number is not None and action.number >= 1:
+    if action.number is not None and 1 <= action.number < 10 ** MOVE_NUMBER_DIGITS:
         stated = (action.number, column)
         if previous is None or stated > previous:
             return stated
@@ -491,7 +513,8 @@ def _action_text(action: Action, warnings: list[str]) -> str | None:
         warnings.append(f"action {action.kind!r} is not an NTN action; left out")
         return None
     if action.kind in VALUED_WORDS and action.value is not None:
-        if action.value >= 1:
+        if 1 <= action.value < 10 ** VALUE_DIGITS:
             return f"{action.kind} {action.value}"
-        warnings.append(f"{action.kind} value {action.value} is not a positive number; left out")
+        warnings.append(f"{action.kind} value {action.value} is not a positive number of at most {VALUE_DIGITS} "
+                        "digits; left out")
     return action.kind

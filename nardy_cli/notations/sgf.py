@@ -892,6 +892,7 @@ class _GameTree:
         self.used: set[str] = set()  # tags expressed by SGF properties
         self.private: list[tuple[str, str]] = []  # for NT, besides the tags not used
         self.warnings: list[str] = []
+        self.regrouped = 0  # plays whose moves SGF writes otherwise grouped
         self.start = self._start()
 
     def _start(self) -> Position:
@@ -1008,8 +1009,10 @@ class _GameTree:
     def _result(self) -> str:
         tags, record = self.tags, self.record
         result = record.result if record.result is not None else tags.get("Result")
-        if tags.get("Result") == result:
-            self.used.add("Result")
+        if tags.get("Result") not in (None, result):  # NT's Result is the result: the tag cannot go there
+            self.warnings.append(f"Result tag {tags['Result']!r} dropped: it differs from the result {result!r}, "
+                                 "which SGF keeps")
+        self.used.add("Result")
         last = record.actions[-1] if record.actions else None
         resigned = tags.get("Termination") == "resign" or (last is not None and last.kind == "resign")
         if "SGFResult" in tags:
@@ -1070,6 +1073,24 @@ class _GameTree:
         return nodes
 
     def _action_nodes(self) -> list[str]:
+        nodes = self._each_action_node()
+        self._warn_play_losses()
+        return nodes
+
+    def _warn_play_losses(self) -> None:
+        """What SGF's single steps cannot say of the plays, named for every game it happens in
+        (formats/sgf.md, What is lost): hit marks, and how a play was grouped into moves."""
+        plays = [action for action in self.record.actions if action.kind == "roll" and action.moves]
+        marked = sum(any(any(move.hits) for move in action.moves or ()) for action in plays)
+        regrouped = self.regrouped
+        if marked:
+            self.warnings.append(f"hit marks '*' of {marked} play{'s' if marked > 1 else ''} not written: SGF has "
+                                 "none (the replay finds the hits again)")
+        if regrouped:
+            self.warnings.append(f"grouping of {regrouped} play{'s' if regrouped > 1 else ''} not kept: SGF writes "
+                                 "single steps ('13/7/6' and '13/6' become '13/7 7/6', '6/4(2)' '6/4 6/4')")
+
+    def _each_action_node(self) -> list[str]:
         tracker = _PlayTracker(self.variant, self.start)
         actions = self.record.actions
         nodes: list[str] = []
@@ -1110,6 +1131,9 @@ class _GameTree:
     def _steps(self, tracker: _PlayTracker, action: Action, where: str) -> str:
         assert action.dice is not None and action.moves is not None
         steps, fits = tracker.split(action.side, action.dice, action.moves)
+        if any(move.count > 1 for move in action.moves) or \
+                list(steps) != [leg for move in action.moves for leg in move.legs]:
+            self.regrouped += 1
         if not fits:
             self.warnings.append(f"{where}: play {action.play_text!r} does not split into single steps of "
                                  f"{action.dice[0]}-{action.dice[1]}; its moves are written whole")
