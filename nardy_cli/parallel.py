@@ -60,6 +60,7 @@ from .corpus import (
 )
 from .record import GameRecord
 from .replay import GameReplay, replay
+from .scores import RESULT_TOKEN
 from .sources import InputError, Source
 
 R = TypeVar("R")
@@ -110,7 +111,7 @@ class _Unit:
                        truncated=following.truncated)
 
 
-_RESULT = re.compile(r"\d+-\d+|1/2-1/2|\*")
+_RESULT = re.compile(RESULT_TOKEN)
 _COMMENT = re.compile(r"[{};]")
 
 

@@ -15,6 +15,8 @@ from .record import BLACK, WHITE
 _PAIR_RE = re.compile(r"\s*(\d{1,9})\s*-\s*(\d{1,9})\s*")  # longer numbers are no scores
 DRAW = "1/2-1/2"
 UNFINISHED = "*"
+RESULT_TOKEN = r"(?:0|[1-9]\d{0,8})-0|0-[1-9]\d{0,8}|1/2-1/2|\*"
+"""A result as a word of movetext (NTN's grammar): one side's points, a draw or unfinished."""
 
 
 @dataclass(frozen=True)

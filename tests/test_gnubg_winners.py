@@ -16,7 +16,8 @@ import pytest
 from nardy_cli.notations import mat, sgf
 from nardy_cli.record import GameRecord
 from nardy_cli.replay import replay
-from nardy_cli.scores import Result, Score, match_length, resignation_level
+from nardy_cli.engine import game_outcome
+from nardy_cli.scores import Result, Score, is_money, match_length, resignation_level
 
 CORPORA = Path(__file__).resolve().parents[2] / "shared" / "corpora"
 FILES = sorted([*CORPORA.glob("bglab-sample/*.txt"), *CORPORA.glob("tournament/*"), *CORPORA.glob("xg/*.mat")])
@@ -70,6 +71,9 @@ def expected(record: GameRecord) -> tuple[str | None, int | None]:
     what GNU Backgammon keeps)."""
     result = replay(record)
     points = result.points
+    if result.ending == "finish" and result.final is not None:  # its value, not a server's house rule
+        outcome = game_outcome(result.rules, result.final, money=is_money(match_length(record.tags.get("MatchLength"))))
+        points = outcome.points if outcome else points
     if result.ending == "resign" and points is not None and result.winner is not None and result.final is not None:
         cube = result.final.cube_value
         score = Score.parse(record.tags.get("Score")) or Score()

@@ -1052,7 +1052,8 @@ def test_a_game_too_long_to_ship_streams_with_the_rest_of_its_file(tmp_path, mon
     """A game of thousands of lines of mistakes is not shipped to a worker whole (its lines would
     cost 60 bytes each there and here): the rest of its file is read here, with the same results."""
     from nardy_cli import parallel
-    from nardy_cli.parallel import map_games, replayed, validated
+    from nardy_cli.parallel import map_games, replayed
+    from nardy_cli.validate import validated
 
     games = KAZAN.read_text(encoding="utf-8").split("\n\n[Event")
     giant = '[Event "giant"]\n\n' + "1. 31: 24/21 24/23\n" + "x:\n" * 3000 + "1-0\n"

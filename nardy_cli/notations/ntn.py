@@ -17,6 +17,7 @@ from typing import TextIO
 
 from nardy_cli.notations import GameWriter, Target
 from nardy_cli.record import SIDES, Action, GameRecord, PlaySyntaxError, RecordError, parse_play
+from nardy_cli.scores import RESULT_TOKEN
 
 NAME = "ntn"
 EXTENSIONS = (".ntn",)
@@ -44,7 +45,7 @@ _TOKEN_RE = re.compile(
 )
 _DICE_RE = re.compile(r"([1-6])-?([1-6])")
 _BARE_ROLL_RE = re.compile(r"[1-6][1-6]")
-_RESULT_RE = re.compile(r"(?:0|[1-9]\d*)-0|0-[1-9]\d*|1/2-1/2|\*")
+_RESULT_RE = re.compile(RESULT_TOKEN)
 _VALUE_RE = re.compile(rf"[1-9]\d{{0,{VALUE_DIGITS - 1}}}")
 # Unrolled loops ([^x]*(?:\\.[^x]*)*) take linear time on any text, long or unclosed.
 _COMMENT_BODY_RE = re.compile(r"[^\\}]*(?:\\(?:.|\Z)[^\\}]*)*", re.DOTALL)
