@@ -30,6 +30,7 @@ from .cli import (
     usage_errors,
 )
 from .aggregates import GROUPINGS, TURN_COLUMNS, Aggregates, game_stats, turn_rows
+from . import bearoff
 from .corpus import CorpusGame, iter_games
 from .labels import LANGS, tr
 from .record import BLACK, WHITE
@@ -82,6 +83,7 @@ def read_statistics(paths: tuple[str, ...], input_format: str | None, encoding: 
         unreadable.append(message)
         click.echo(f"error: {message}", err=True)
 
+    bearoff.table()  # computed or read once, before the worker processes start
     build = partial(game_stats, with_turns=bool(sinks))
     per_game = map_games(paths, partial(replayed, build=build, overrides=rules), jobs=jobs or None, dask=dask,
                          chunk_games=TABLE_CHUNK_GAMES if sinks else CHUNK_GAMES, fmt=input_format,
@@ -125,21 +127,26 @@ def load_game(path: str, number: int, rules: tuple[str, ...]) -> tuple[CorpusGam
 # --- stats -------------------------------------------------------------------------------
 
 
-def format_statistics(summary: pd.DataFrame, fairness: pd.DataFrame, output_format: str, lang: str) -> str:
-    """The summary and dice-fairness tables as text, Markdown, CSV (the summary) or JSON."""
-    from .stats import fairness_display, markdown_table, summary_display
+def format_statistics(summary: pd.DataFrame, fairness: pd.DataFrame, output_format: str, lang: str,
+                      luck: pd.DataFrame | None = None) -> str:
+    """The summary, dice-fairness and luck tables as text, Markdown, CSV (the summary) or JSON."""
+    from .stats import fairness_display, luck_display, markdown_table, summary_display
 
     if output_format == "csv":
         return summary.to_csv().rstrip("\n")
     if output_format == "json":
         return json.dumps({"by": summary.index.name,
                            "summary": json.loads(summary.reset_index().to_json(orient="records")),
-                           "dice": json.loads(fairness.reset_index().to_json(orient="records"))},
+                           "dice": json.loads(fairness.reset_index().to_json(orient="records")),
+                           **({} if luck is None else
+                              {"luck": json.loads(luck.reset_index().to_json(orient="records"))})},
                           ensure_ascii=False, indent=2)
     tables = (summary_display(summary, lang), fairness_display(fairness, lang))
+    headings = (tr(f"title_{'players' if summary.index.name == 'player' else 'summary'}", lang),
+                tr("title_dice", lang))
+    if luck is not None:
+        tables, headings = tables + (luck_display(luck, lang),), headings + (tr("title_luck", lang),)
     if output_format == "md":
-        headings = (tr(f"title_{'players' if summary.index.name == 'player' else 'summary'}", lang),
-                    tr("title_dice", lang))
         return "\n\n".join(f"## {heading}\n\n{markdown_table(table)}" for heading, table in zip(headings, tables))
     return "\n\n".join(table.to_string(index=False) for table in tables)
 
@@ -182,10 +189,10 @@ def stats_command(paths: tuple[str, ...], input_format: str | None, encoding: st
         from .report import write_report
 
         click.echo(f"report written to {write_report(out_dir, aggregates, lang, force=True)}", err=True)
-    from .stats import dice_counts, dice_fairness, summarize
+    from .stats import dice_counts, dice_fairness, luck_table, summarize
 
     fairness = dice_fairness(dice_counts(aggregates, total=True))
-    click.echo(format_statistics(summarize(aggregates, by), fairness, output_format, lang))
+    click.echo(format_statistics(summarize(aggregates, by), fairness, output_format, lang, luck_table(aggregates)))
     exit_status(unreadable)
 
 

@@ -88,6 +88,13 @@ TEXT: dict[str, tuple[str, str]] = {
     "first_die": ("higher die", "старшая кость"),
     "second_die": ("lower die", "младшая кость"),
     "even": ("even chances", "равные шансы"),
+    "title_luck": ("Luck", "Везение"),
+    "pips_per_roll": ("pips per roll (8.17 expected)", "пипсов за бросок (ожидается 8,17)"),
+    "pips_luck": ("pips above expected", "пипсов сверх ожидаемого"),
+    "pips_lost_per_roll": ("pips lost per roll", "потеряно пипсов за бросок"),
+    "bearoff_rolls": ("bear-off rolls", "броски при выбрасывании"),
+    "bearoff_luck": ("bear-off luck (rolls)", "везение при выбрасывании (броски)"),
+    "bearoff_luck_per_roll": ("bear-off luck per roll", "везение за бросок при выбрасывании"),
 }
 
 
