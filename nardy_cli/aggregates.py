@@ -18,6 +18,7 @@ from .luck import LuckSums, TurnLuck, game_luck
 from .matches import MatchChecker, MatchGame, match_game
 from .record import BLACK, WHITE
 from .replay import GameReplay, first_roll_not_double
+from .standings import Standings
 from .validate import finding_dict
 
 GROUPINGS = ("player", "event", "variant", "file", "match")
@@ -207,6 +208,7 @@ class Aggregates:
         self.groups: dict[str, dict[Any, GroupTotals]] = {by: {} for by in GROUPINGS}
         self.rolls: dict[str, list[int]] = {}  # by player
         self.luck: dict[str, LuckSums] = {}  # by player
+        self.standings = Standings()
         self.games = self.turns = self.legal = self.findings = 0
         self.first_findings: list[dict[str, Any]] = []  # the first FINDINGS_KEPT, for reports
         self.checker = MatchChecker()
@@ -236,7 +238,10 @@ class Aggregates:
         return self._ended()
 
     def _ended(self) -> list[dict[str, Any]]:
-        rows = [match.row() for match in self.checker.ended()]
+        ended = self.checker.ended()
+        for match in ended:
+            self.standings.add_match(match)
+        rows = [match.row() for match in ended]
         room = MATCHES_KEPT - len(self.first_matches)
         if room > 0:
             self.first_matches.extend(rows[:room])
@@ -255,6 +260,7 @@ class Aggregates:
                 counts = self.rolls.setdefault(row[name], [0] * len(ROLL_CLASSES))
                 for index, count in enumerate(stats.rolls[side]):
                     counts[index] += count
+        self.standings.add_game(row)
         known = first_mover is not None
         for by, key in (("event", row["event"]), ("variant", row["variant"]), ("file", row["file"]),
                         ("match", match)):

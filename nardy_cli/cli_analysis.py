@@ -151,6 +151,20 @@ def format_statistics(summary: pd.DataFrame, fairness: pd.DataFrame, output_form
     return "\n\n".join(table.to_string(index=False) for table in tables)
 
 
+def format_standings(standings: pd.DataFrame, output_format: str, lang: str) -> str:
+    """The standings table as text, Markdown, CSV or JSON."""
+    from .stats import markdown_table, standings_display
+
+    if output_format == "csv":
+        return standings.to_csv().rstrip("\n")
+    if output_format == "json":
+        return json.dumps(json.loads(standings.reset_index().to_json(orient="records")), ensure_ascii=False, indent=2)
+    table = standings_display(standings, lang)
+    if output_format == "md":
+        return f"## {tr('title_standings', lang)}\n\n{markdown_table(table)}"
+    return table.to_string(index=False) if len(table) else tr("no_data", lang)
+
+
 @cli.command(name="stats")
 @corpus_options
 @click.option("--by", type=click.Choice(GROUPINGS), default="player", show_default=True,
@@ -161,11 +175,14 @@ def format_statistics(summary: pd.DataFrame, fairness: pd.DataFrame, output_form
 @click.option("--force", is_flag=True, help="Replace a report already in DIR.")
 @click.option("--parquet", "parquet_dir", metavar="DIR",
               help="Also write the per-game and per-turn tables as Parquet files into DIR (needs pyarrow).")
+@click.option("--standings", is_flag=True,
+              help="Print the standings of each event instead: matches, games and points won and lost, Buchholz.")
 @lang_option
 @usage_errors
 def stats_command(paths: tuple[str, ...], input_format: str | None, encoding: str | None, pattern: str | None,
                   rules: tuple[str, ...], quiet: bool, by: str, output_format: str, out_dir: str | None,
-                  force: bool, parquet_dir: str | None, lang: str, jobs: int, dask: str | None) -> None:
+                  force: bool, parquet_dir: str | None, standings: bool, lang: str, jobs: int,
+                  dask: str | None) -> None:
     """Statistics of every game of every PATH: wins, oin / mars / home mars / koks rates with
     95 % intervals, game length, first-mover advantage, pips lost and dice fairness.
 
@@ -189,8 +206,11 @@ def stats_command(paths: tuple[str, ...], input_format: str | None, encoding: st
         from .report import write_report
 
         click.echo(f"report written to {write_report(out_dir, aggregates, lang, force=True)}", err=True)
-    from .stats import dice_counts, dice_fairness, luck_table, summarize
+    from .stats import dice_counts, dice_fairness, luck_table, standings_table, summarize
 
+    if standings:
+        click.echo(format_standings(standings_table(aggregates), output_format, lang))
+        return exit_status(unreadable)
     fairness = dice_fairness(dice_counts(aggregates, total=True))
     click.echo(format_statistics(summarize(aggregates, by), fairness, output_format, lang, luck_table(aggregates)))
     exit_status(unreadable)

@@ -43,6 +43,10 @@ class MatchGame:
     ends_match: bool = False  # the record says so
 
     @property
+    def event(self) -> str:
+        return self.key[2] or "?"  # as the game rows name a game without an Event tag
+
+    @property
     def starts_match(self) -> bool:
         return self.number.strip() == "1"
 
@@ -86,6 +90,7 @@ class Match:
     winner: str | None = None  # a player's name
     findings: int = 0
     last: MatchGame | None = None
+    event: str = ""  # the Event tag of its games
 
     @property
     def complete(self) -> bool:
@@ -134,7 +139,7 @@ class MatchChecker:
         return found + [(game, finding) for finding in own]
 
     def start(self, game: MatchGame) -> None:
-        self.current = Match(game.source, game.players, game.length, game.index)
+        self.current = Match(game.source, game.players, game.length, game.index, event=game.event)
         self.key, self.crawford_played = game.key, False
         self.matches += 1
 

@@ -19,7 +19,7 @@ from .aggregates import FINDING_COLUMNS, GROUPINGS, MATCH_COLUMNS, Aggregates
 from .labels import tr
 from .tables import REPORT_PAGE, report_folder
 from .stats import (dice_counts, dice_fairness, fairness_display, luck_display, luck_table, outcome_counts,
-                    outcomes_display, summarize, summary_display)
+                    outcomes_display, standings_display, standings_table, summarize, summary_display)
 
 SHOWN_FINDING_COLUMNS = ("path", "game", "turn", "side", "action", "code", "message", "option")
 
@@ -43,6 +43,7 @@ def report_tables(aggregates: Aggregates) -> dict[str, pd.DataFrame]:
     tables["dice_counts"] = dice_counts(aggregates, total=True)
     tables["dice_fairness"] = dice_fairness(tables["dice_counts"])
     tables["luck"] = luck_table(aggregates)
+    tables["standings"] = standings_table(aggregates)
     return tables
 
 
@@ -108,6 +109,7 @@ def render_html(aggregates: Aggregates, tables: dict[str, pd.DataFrame], charts:
     ]
     if aggregates.matches:
         body.insert(2, section("title_matches", _matches_html(aggregates, lang)))
+        body.insert(2, section("title_standings", _html_table(standings_display(tables["standings"], lang))))
     return (f'<!DOCTYPE html>\n<html lang="{lang}">\n<head>\n<meta charset="utf-8">\n'
             f"<title>{html.escape(tr('title_report', lang))}</title>\n<style>{_STYLE}</style>\n</head>\n"
             f"<body>\n" + "\n".join(body) + "\n</body>\n</html>\n")

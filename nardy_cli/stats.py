@@ -14,6 +14,7 @@ import pandas as pd
 from .aggregates import GROUPINGS, OUTCOMES, ROLL_CLASSES, SCORED, Aggregates
 from .labels import tr
 from .luck import EXPECTED_PIPS, LuckSums
+from .standings import STANDINGS_COLUMNS
 
 FAIRNESS_ALPHA = 0.01
 ROLL_PROBABILITIES = np.array([(1 if c[0] == c[1] else 2) / 36 for c in ROLL_CLASSES])  # with fair dice
@@ -112,6 +113,11 @@ def luck_table(aggregates: Aggregates) -> pd.DataFrame:
     table["bearoff_luck"] = column("bearoff")
     _add_mean(table, "bearoff_luck", column("bearoff"), column("bearoff_sq"), column("bearoff_rolls"))
     return table
+
+
+def standings_table(aggregates: Aggregates) -> pd.DataFrame:
+    """The standings of every event (:meth:`nardy_cli.standings.Standings.rows`), one row per player."""
+    return pd.DataFrame(aggregates.standings.rows(), columns=list(STANDINGS_COLUMNS)).set_index("event")
 
 
 def mean_interval(total: Any, squares: Any, n: Any, confidence: float = 0.95) -> tuple[np.ndarray, ...]:
@@ -276,6 +282,11 @@ def luck_display(luck: pd.DataFrame, lang: str = "en") -> pd.DataFrame:
                      tr("bearoff_luck", lang): f"{row['bearoff_luck']:+.2f}",
                      tr("bearoff_luck_per_roll", lang): mean(row, "bearoff_luck", 3)})
     return pd.DataFrame(rows)
+
+
+def standings_display(standings: pd.DataFrame, lang: str = "en") -> pd.DataFrame:
+    """A :func:`standings_table` with headers in ``lang``."""
+    return standings.reset_index().rename(columns=lambda column: tr(column, lang))
 
 
 def outcomes_display(counts: pd.DataFrame, lang: str = "en") -> pd.DataFrame:
