@@ -55,6 +55,7 @@ FINDING_COLUMNS: dict[str, str] = {  # the objects of nardy validate --format js
 MATCH_COLUMNS: dict[str, str] = {  # see nardy_cli.matches.Match.row
     "file": "str", "first_game": "int", "player1": "str", "player2": "str", "length": "int", "games": "int",
     "final_score": "str", "winner": "str", "complete": "bool", "crawford_game": "int", "findings": "int",
+    "event": "str", "date": "str",
 }
 
 # --- per-game and per-turn rows ----------------------------------------------------------

@@ -160,7 +160,7 @@ def test_stats_command_writes_the_report(corpus, tmp_path):
     for term in ("игрок", "оин", "марс", "кокс", "броски (n)", "все игроки", "Ann"):
         assert term in result.stdout
     expected = {f"{name}.csv" for name in ("games", "turns", "findings", "matches", "outcomes_by_variant", "dice_fairness",
-                                           "dice_counts", "luck", *(f"summary_by_{by}" for by in GROUPINGS))}
+                                           "dice_counts", "luck", "standings", *(f"summary_by_{by}" for by in GROUPINGS))}
     expected |= {f"{chart}.{fmt}" for chart in ("outcomes", "lengths", "first_mover", "dice")
                  for fmt in ("png", "svg")}
     assert {p.name for p in out.iterdir()} == expected | {"report.html"}
