@@ -72,10 +72,10 @@ def picture_options(default: str) -> Callable[[Callable], Callable]:
 
 def read_statistics(paths: tuple[str, ...], input_format: str | None, encoding: str | None,
                     pattern: str | None, rules: tuple[str, ...], quiet: bool, jobs: int = 1, dask: str | None = None,
-                    sinks: Sequence[TableSink] = ()) -> tuple[Aggregates, int]:
+                    sinks: Sequence[TableSink] = (), with_turns: bool | None = None) -> tuple[Aggregates, int]:
     """Replay every game (in ``jobs`` processes or on Dask), sum its statistics and hand its rows,
-    in corpus order, to every one of ``sinks``; also the number of unreadable inputs (each
-    reported on stderr)."""
+    in corpus order, to every one of ``sinks`` (with turn rows unless ``with_turns`` is False);
+    also the number of unreadable inputs (each reported on stderr)."""
     check_overrides(rules)
     unreadable: list[str] = []
 
@@ -84,7 +84,7 @@ def read_statistics(paths: tuple[str, ...], input_format: str | None, encoding: 
         click.echo(f"error: {message}", err=True)
 
     bearoff.table()  # computed or read once, before the worker processes start
-    build = partial(game_stats, with_turns=bool(sinks))
+    build = partial(game_stats, with_turns=bool(sinks) if with_turns is None else with_turns)
     per_game = map_games(paths, partial(replayed, build=build, overrides=rules), jobs=jobs or None, dask=dask,
                          chunk_games=TABLE_CHUNK_GAMES if sinks else CHUNK_GAMES, fmt=input_format,
                          encoding=encoding, pattern=pattern, on_error=input_error)
