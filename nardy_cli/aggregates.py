@@ -16,6 +16,7 @@ from typing import Any
 from .corpus import CorpusGame
 from .luck import LuckSums, TurnLuck, game_luck
 from .matches import MatchChecker, MatchGame, match_game
+from .positions import position_columns
 from .record import BLACK, WHITE
 from .replay import GameReplay, first_roll_not_double
 from .standings import Standings
@@ -46,7 +47,7 @@ GAME_COLUMNS: dict[str, str] = {
 TURN_COLUMNS: dict[str, str] = {
     "file": "str", "game": "int", "turn": "int", "side": "str", "player": "str", "dice": "str", "play": "str",
     "legal": "bool", "opening": "bool", "pips_white": "int", "pips_black": "int", "pip_lead": "int",
-    "pips_rolled": "int", "bearoff_luck": "float",
+    "pips_rolled": "int", "bearoff_luck": "float", "position": "str", "gnubg_id": "str", "xgid": "str",
 }
 FINDING_COLUMNS: dict[str, str] = {  # the objects of nardy validate --format json
     "path": "str", "game": "int", "turn": "int", "move_number": "int", "side": "str", "line": "int",
@@ -114,7 +115,7 @@ def turn_rows(game: CorpusGame, result: GameReplay, luck: list[TurnLuck] | None 
             "player": record.player(turn.side), "dice": f"{turn.dice[0]}{turn.dice[1]}", "play": turn.play,
             "legal": turn.legal, "opening": opening and turn.turn == 1,
             "pips_white": white, "pips_black": black, "pip_lead": black - white,
-            "pips_rolled": roll.pips, "bearoff_luck": roll.bearoff,
+            "pips_rolled": roll.pips, "bearoff_luck": roll.bearoff, **position_columns(turn.before, record),
         })
     return rows
 

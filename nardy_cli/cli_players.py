@@ -1,19 +1,25 @@
 """The player commands of ``nardy``: ``rate`` (ratings over a corpus) and ``find`` (games that
-reached a position), attached to the main group."""
+reached a position), attached to the main group. pandas and matplotlib are imported inside the
+commands, as in :mod:`nardy_cli.cli_analysis`."""
 from __future__ import annotations
 
 import csv
 import io
 import json
+import sys
+from functools import partial
 from typing import Any
 
 import click
 
 from .aggregates import GameStats
-from .cli import cli, format_option, usage_errors
+from .cli import cli, format_option, parse_position, usage_errors
 from .cli_analysis import corpus_options, exit_status, lang_option, read_statistics
 from .labels import tr
+from .rules import check_overrides
 from .output import atomic_output
+from .parallel import map_games, replayed
+from .positions import FOUND_COLUMNS, found_turns, position_key
 from .ratings import ELO_K, HISTORY_COLUMNS, RATING_COLUMNS, Ratings, Result, game_result, match_result
 
 
@@ -86,3 +92,50 @@ def format_ratings(rows: list[dict[str, Any]], output_format: str, lang: str) ->
     if table.empty:
         return tr("no_data", lang)
     return markdown_table(table) if output_format == "md" else table.to_string(index=False)
+
+
+@cli.command()
+@corpus_options
+@click.option("--position", "position_text", metavar="POSITION", required=True,
+              help="The position to look for: position notation, long / short for the start, or (short nardy) "
+                   "a GNU Backgammon Position ID or an XGID.")
+@format_option("table", "csv", "json")
+@usage_errors
+def find(paths: tuple[str, ...], input_format: str | None, encoding: str | None, pattern: str | None,
+         rules: tuple[str, ...], quiet: bool, jobs: int, dask: str | None, position_text: str,
+         output_format: str) -> None:
+    """Every game and turn of every PATH that reached a POSITION before its roll, as the games
+    stream past.
+
+    The side to move and its opponent must have the same checkers, whichever colour they play;
+    the cube and first-turn marks are not compared. Exit status 1 when no turn reached it.
+    """
+    check_overrides(rules)
+    key = position_key(parse_position(position_text))
+    unreadable: list[str] = []
+
+    def input_error(message: str) -> None:
+        unreadable.append(message)
+        click.echo(f"error: {message}", err=True)
+
+    task = partial(replayed, build=partial(found_turns, key=key), overrides=rules)
+    per_game = map_games(paths, task, jobs=jobs or None, dask=dask, fmt=input_format, encoding=encoding,
+                         pattern=pattern, on_error=input_error)
+    writer = csv.DictWriter(click.get_text_stream("stdout"), FOUND_COLUMNS, lineterminator="\n")
+    found = []
+    if output_format == "csv":
+        writer.writeheader()
+    for rows in per_game:
+        for row in rows:
+            if output_format == "csv":
+                writer.writerow(row)
+            elif output_format == "table":
+                click.echo(f"{row['file']}:{row['game']} turn {row['turn']} ({row['player']}, "
+                           f"{row['white']} – {row['black']}): {row['dice']}: {row['play']}")
+            found.append(row)
+    if output_format == "json":
+        click.echo(json.dumps(found, ensure_ascii=False, indent=2))
+    elif output_format == "table":
+        click.echo(f"{len(found)} turns reached the position", err=True)
+    exit_status(len(unreadable))
+    sys.exit(0 if found else 1)

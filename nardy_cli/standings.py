@@ -48,7 +48,7 @@ class Standings:
 
     def add_game(self, row: dict[str, Any]) -> None:
         """Count a game row (:data:`nardy_cli.aggregates.GAME_COLUMNS`) of its event."""
-        event, winner, points = row["event"], row["winner"], row["points"] or 0
+        event, winner, points = row["event"], row["winner"], row.get("points") or 0
         for side, name in ((WHITE, row["white"]), (BLACK, row["black"])):
             standing = self._player(event, name)
             if winner is None:
