@@ -99,7 +99,7 @@ def cache_path() -> Path:
 
 
 @lru_cache(maxsize=1)
-def table() -> "BearoffTable":
+def table() -> BearoffTable:
     """The table, read from the cache, or computed and cached (atomically) when it is missing or damaged."""
     path = cache_path()
     homes = positions()

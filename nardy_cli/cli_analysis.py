@@ -141,8 +141,8 @@ def format_statistics(summary: pd.DataFrame, fairness: pd.DataFrame, output_form
                            **({} if luck is None else
                               {"luck": json.loads(luck.reset_index().to_json(orient="records"))})},
                           ensure_ascii=False, indent=2)
-    tables = (summary_display(summary, lang), fairness_display(fairness, lang))
-    headings = (tr(f"title_{'players' if summary.index.name == 'player' else 'summary'}", lang),
+    tables: tuple[pd.DataFrame, ...] = (summary_display(summary, lang), fairness_display(fairness, lang))
+    headings: tuple[str, ...] = (tr(f"title_{'players' if summary.index.name == 'player' else 'summary'}", lang),
                 tr("title_dice", lang))
     if luck is not None:
         tables, headings = tables + (luck_display(luck, lang),), headings + (tr("title_luck", lang),)

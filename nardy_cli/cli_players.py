@@ -16,11 +16,11 @@ from .aggregates import GameStats
 from .cli import cli, format_option, parse_position, usage_errors
 from .cli_analysis import corpus_options, exit_status, lang_option, read_statistics
 from .labels import tr
-from .rules import check_overrides
 from .output import atomic_output
 from .parallel import map_games, replayed
 from .positions import FOUND_COLUMNS, found_turns, position_key
 from .ratings import ELO_K, HISTORY_COLUMNS, RATING_COLUMNS, Ratings, Result, game_result, match_result
+from .rules import check_overrides
 
 
 @cli.command()

@@ -64,7 +64,7 @@ class LuckSums:
     bearoff: float = 0.0
     bearoff_sq: float = 0.0
 
-    def add(self, other_sums: "LuckSums") -> None:
+    def add(self, other_sums: LuckSums) -> None:
         for field in fields(self):
             setattr(self, field.name, getattr(self, field.name) + getattr(other_sums, field.name))
 

@@ -78,7 +78,7 @@ class Ratings:
     def player(self, name: str) -> PlayerRating:
         return self.players.setdefault(name, PlayerRating())
 
-    def rate(self, results: Iterable[Result]) -> "Ratings":
+    def rate(self, results: Iterable[Result]) -> Ratings:
         """Rate ``results`` in date order (the same date, or none, in the order given)."""
         for result in sorted(results, key=lambda result: date_key(result.date)):
             if result.length > 0:

@@ -92,8 +92,8 @@ def luck_table(aggregates: Aggregates) -> pd.DataFrame:
     rate and Wilson bounds; pips lost per roll over every roll (``turns``); pure-race bear-off
     rolls, their summed luck in rolls (``bearoff_luck``) and its mean per roll with bounds."""
     everyone = LuckSums()
-    for sums in aggregates.luck.values():
-        everyone.add(sums)
+    for player in aggregates.luck.values():
+        everyone.add(player)
     rows = {"all": everyone, **{name: aggregates.luck[name] for name in sorted(aggregates.luck, key=str)}}
     sums = list(rows.values())
 

@@ -151,7 +151,7 @@ def test_luck_table_by_hand():
 
 
 def test_mean_interval_by_hand():
-    mean, low, high = mean_interval([24], [4 ** 2 + 8 ** 2 + 12 ** 2], [3])
+    mean, _, high = mean_interval([24], [4 ** 2 + 8 ** 2 + 12 ** 2], [3])
     assert mean[0] == 8 and high[0] - 8 == pytest.approx(1.959964 * 4 / math.sqrt(3), rel=1e-6)
     assert math.isnan(mean_interval([5], [25], [1])[1][0])  # one value: no interval
 

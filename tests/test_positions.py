@@ -45,7 +45,7 @@ def rows(text: str):
 
 
 def test_turn_rows_carry_the_position_before_the_roll():
-    first, second, third = rows(SHORT)
+    first, second, _ = rows(SHORT)
     assert Position.parse(first["position"]) == Position.start("short")
     assert first["gnubg_id"] == START_ID
     # before the roll: dice not rolled, White (X) on roll, the cube centred, 2-1 in a 5-point match

@@ -8,8 +8,15 @@ import pytest
 from click.testing import CliRunner
 
 from nardy_cli.cli import cli
-from nardy_cli.ratings import (Ratings, Result, elo_expected, experience_factor, fibs_change,
-                               fibs_win_probability, match_result)
+from nardy_cli.ratings import (
+    Ratings,
+    Result,
+    elo_expected,
+    experience_factor,
+    fibs_change,
+    fibs_win_probability,
+    match_result,
+)
 
 TOURNAMENT = sorted(glob.glob("/work/shared/corpora/tournament/*.mat"))
 
