@@ -15,7 +15,6 @@ import os
 import tempfile
 from array import array
 from functools import lru_cache
-from itertools import combinations_with_replacement
 from pathlib import Path
 
 POINTS = 6
@@ -27,14 +26,12 @@ ROLLS = tuple((high, low) for high in range(1, 7) for low in range(1, high + 1))
 
 def positions() -> list[Home]:
     """Every home of 0-15 checkers, fewest pips first (so every play leads to an earlier entry)."""
-    homes = set()
-    for checkers in range(MAX_CHECKERS + 1):
-        for points in combinations_with_replacement(range(POINTS), checkers):
-            counts = [0] * POINTS
-            for point in points:
-                counts[point] += 1
-            homes.add(tuple(counts))
-    return sorted(homes, key=lambda home: (pips(home), home))
+    def homes(points: int, left: int) -> list[Home]:
+        if points == 0:
+            return [()]
+        return [(count,) + rest for count in range(left + 1) for rest in homes(points - 1, left - count)]
+
+    return sorted(homes(POINTS, MAX_CHECKERS), key=lambda home: (pips(home), home))
 
 
 def pips(home: Home) -> int:
@@ -57,6 +54,9 @@ def steps(home: Home, die: int) -> set[Home]:
             continue  # a higher die bears off only from the highest point
         reached.add(tuple(after))
     return reached
+
+
+_cached_steps = lru_cache(maxsize=1 << 15)(steps)  # the bear-offs of a corpus meet the same homes again
 
 
 def build() -> array:
@@ -145,7 +145,7 @@ class BearoffTable:
         for order in orders:
             frontier = {home}
             for die in order:
-                frontier = {after for state in frontier for after in (steps(state, die) or {state})}
+                frontier = {after for state in frontier for after in (_cached_steps(state, die) or {state})}
             best = min(best, min(self.expected[state] for state in frontier))
         return best
 

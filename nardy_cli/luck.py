@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 from fractions import Fraction
+from typing import NamedTuple
 
 from .bearoff import POINTS, table
 from .position import Position
@@ -69,8 +70,7 @@ class LuckSums:
             setattr(self, field.name, getattr(self, field.name) + getattr(other_sums, field.name))
 
 
-@dataclass(frozen=True)
-class TurnLuck:
+class TurnLuck(NamedTuple):
     """The luck of one roll: its pips (None when the roll was not free: an opening roll that
     could not be a double) and its bear-off luck (None outside a pure race home)."""
 
