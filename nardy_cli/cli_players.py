@@ -1,5 +1,5 @@
-"""The player commands of ``nardy``: ``rate`` (ratings over a corpus) and ``find`` (games that
-reached a position), attached to the main group. pandas and matplotlib are imported inside the
+"""The player commands of ``nardy``: ``rate`` (ratings over a corpus), ``find`` (games that
+reached a position) and ``analyse`` (error rates by an engine), attached to the main group. pandas and matplotlib are imported inside the
 commands, as in :mod:`nardy_cli.cli_analysis`."""
 from __future__ import annotations
 
@@ -7,15 +7,20 @@ import csv
 import io
 import json
 import sys
+from collections.abc import Callable, Iterator
 from functools import partial
 from typing import Any
 
 import click
 
 from .aggregates import GameStats
-from .cli import cli, format_option, parse_position, usage_errors
+from .cli import EXIT_INPUT, cli, format_option, input_options, parse_position, rule_option, usage_errors
 from .cli_analysis import corpus_options, exit_status, lang_option, read_statistics
+from .corpus import iter_games
 from .labels import tr
+from .matches import Match, MatchChecker, match_game
+from .record import GameRecord
+from .replay import game_rules, replay
 from .output import atomic_output
 from .parallel import map_games, replayed
 from .positions import FOUND_COLUMNS, found_turns, position_key
@@ -139,3 +144,97 @@ def find(paths: tuple[str, ...], input_format: str | None, encoding: str | None,
         click.echo(f"{len(found)} turns reached the position", err=True)
     exit_status(len(unreadable))
     sys.exit(0 if found else 1)
+
+
+@cli.command()
+@input_options
+@rule_option
+@click.option("--engine", type=click.Choice(["gnubg"]), required=True,
+              help="The engine that analyses: GNU Backgammon's program gnubg (run as a program, never imported).")
+@click.option("--plies", type=click.IntRange(0, 4), default=0, show_default=True,
+              help="The engine's look-ahead for checker play and cube decisions (0 is fast; 2 is gnubg's "
+                   "world-class level, about a hundred times slower).")
+@click.option("--timeout", type=click.FloatRange(min=1), default=600, show_default=True,
+              help="Seconds the engine may take for one match; a slower match is skipped and reported.")
+@format_option("table", "csv", "json")
+@click.option("--quiet", "-q", is_flag=True, help="No progress lines.")
+@usage_errors
+def analyse(paths: tuple[str, ...], input_format: str | None, encoding: str | None, pattern: str | None,
+            rules: tuple[str, ...], engine: str, plies: int, timeout: float, output_format: str,
+            quiet: bool) -> None:
+    """Error rates and luck of every short-nardy match of every PATH, by an engine: per player and
+    per game, decisions, error rate ×1000, blunders, cube errors and luck, as gnubg's own
+    "show statistics" gives them.
+
+    Matches are grouped as nardy validate groups them and written for the engine in MAT;
+    money games and long nardy are left out. Exit status 2 when the engine is not installed,
+    an input cannot be read or a match could not be analysed.
+    """
+    from .gnubg_analysis import ANALYSIS_COLUMNS, INSTALL_HINT, GnubgError, analysis_rows, find_gnubg, run_gnubg
+
+    program = find_gnubg()
+    if program is None:
+        click.echo(f"error: {INSTALL_HINT}", err=True)
+        sys.exit(EXIT_INPUT)
+    check_overrides(rules)
+    failures: list[str] = []
+
+    def error(message: str) -> None:
+        failures.append(message)
+        click.echo(f"error: {message}", err=True)
+
+    rows: list[dict[str, Any]] = []
+    for number, (match, records) in enumerate(short_matches(paths, input_format, encoding, pattern, rules, error),
+                                              1):
+        label = f"{match.source}:{match.first_game} ({match.players[0]} – {match.players[1]})"
+        if not quiet:
+            click.echo(f"analysing match {number}: {label}, {len(records)} games", err=True)
+        try:
+            output = run_gnubg(program, records, len(records), plies=plies, timeout=timeout)
+        except GnubgError as failure:
+            error(f"{label}: {failure}")
+            continue
+        rows += analysis_rows(output, match.source, match.first_game)
+    click.echo(format_rows(rows, ANALYSIS_COLUMNS, output_format))
+    if failures:
+        sys.exit(EXIT_INPUT)
+
+
+def short_matches(paths: tuple[str, ...], input_format: str | None, encoding: str | None, pattern: str | None,
+                  rules: tuple[str, ...], on_error: Callable[[str], None]) -> Iterator[tuple[Match, list[GameRecord]]]:
+    """Each short-nardy match of the inputs, as :class:`~nardy_cli.matches.MatchChecker` groups them,
+    with its records, as soon as it ends."""
+    checker = MatchChecker()
+    records: dict[int, list[GameRecord]] = {}
+
+    def ended() -> Iterator[tuple[Match, list[GameRecord]]]:
+        for match in checker.ended():
+            games = records.pop(id(match), [])
+            if games and all(game_rules(record, rules).variant == "short" for record in games):
+                yield match, games
+
+    for game in iter_games(paths, fmt=input_format, encoding=encoding, pattern=pattern, on_error=on_error):
+        result = replay(game.record, rules)
+        checker.add(match_game(game.source, game.index, game.record, result))
+        if checker.current is not None:
+            records.setdefault(id(checker.current), []).append(game.record)
+        yield from ended()
+    checker.close()
+    yield from ended()
+
+
+def format_rows(rows: list[dict[str, Any]], columns: tuple[str, ...], output_format: str) -> str:
+    """Rows as CSV, JSON or an aligned text table."""
+    if output_format == "json":
+        return json.dumps(rows, ensure_ascii=False, indent=2)
+    if output_format == "csv":
+        buffer = io.StringIO()
+        writer = csv.DictWriter(buffer, columns, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+        return buffer.getvalue().rstrip("\n")
+    import pandas as pd
+
+    if not rows:
+        return "no matches analysed"
+    return pd.DataFrame(rows, columns=list(columns)).astype(object).fillna("").to_string(index=False)
