@@ -1,6 +1,6 @@
 """The player commands of ``nardy``: ``rate`` (ratings over a corpus), ``find`` (games that
-reached a position) and ``analyse`` (error rates by an engine), attached to the main group. pandas and matplotlib are imported inside the
-commands, as in :mod:`nardy_cli.cli_analysis`."""
+reached a position) and ``analyse`` (error rates by an engine), attached to the main group.
+pandas and matplotlib are imported inside the commands, as in :mod:`nardy_cli.cli_analysis`."""
 from __future__ import annotations
 
 import csv
@@ -19,12 +19,12 @@ from .cli_analysis import corpus_options, exit_status, lang_option, read_statist
 from .corpus import iter_games
 from .labels import tr
 from .matches import Match, MatchChecker, match_game
-from .record import GameRecord
-from .replay import game_rules, replay
 from .output import atomic_output
 from .parallel import map_games, replayed
 from .positions import FOUND_COLUMNS, found_turns, position_key
 from .ratings import ELO_K, HISTORY_COLUMNS, RATING_COLUMNS, Ratings, Result, game_result, match_result
+from .record import GameRecord
+from .replay import game_rules, replay
 from .rules import check_overrides
 
 

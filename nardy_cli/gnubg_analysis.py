@@ -64,7 +64,7 @@ def run_gnubg(program: str, records: Iterable[GameRecord], games: int, *, plies:
         env = {**os.environ, "HOME": folder, "LC_ALL": "C.UTF-8", "LANGUAGE": ""}
         try:
             done = subprocess.run([program, "-t", "-q", "-r", "-s", folder, "-c", script], capture_output=True,
-                                  env=env, timeout=timeout, stdin=subprocess.DEVNULL)
+                                  env=env, timeout=timeout, stdin=subprocess.DEVNULL, check=False)
         except subprocess.TimeoutExpired:
             raise GnubgError(f"gnubg took longer than {timeout:g} s (--timeout)") from None
         except OSError as error:

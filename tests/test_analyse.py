@@ -11,7 +11,7 @@ from nardy_cli import gnubg_analysis
 from nardy_cli.cli import cli
 from nardy_cli.gnubg_analysis import GnubgError, analysis_rows, statistics_blocks
 
-TOURNAMENT = sorted(glob.glob("/work/shared/corpora/tournament/*.mat"))[0]
+TOURNAMENT = min(glob.glob("/work/shared/corpora/tournament/*.mat"))
 
 
 @pytest.fixture(scope="module")
@@ -29,7 +29,7 @@ def test_analyse_agrees_with_gnubgs_show_statistics_match(gnubg_own):
     assert result.exit_code == 0, result.output
     rows = list(csv.DictReader(io.StringIO(result.stdout)))
     # every line of gnubg's statistics of the match, as nardy wrote and read it, is gnubg's own
-    ((names, own),) = statistics_blocks(gnubg_own)
+    ((names, _),) = statistics_blocks(gnubg_own)
     assert names == ("Kévin Unger", "Maxence Job")
     expected = analysis_rows(gnubg_own, TOURNAMENT, 1)
     match_rows = [row for row in rows if row["scope"] == "match"]
