@@ -71,3 +71,15 @@ def test_standings_of_the_tournament_match():
     assert [(r["player"], r["rank"], r["match_wins"], r["points_won"], r["points_lost"]) for r in rows] == [
         ("Kévin Unger", "1", "1", "7", "4"), ("Maxence Job", "2", "0", "4", "7")]
     assert rows[0]["event"] == "HSBT Paris 2023" and int(rows[0]["games_won"]) > int(rows[1]["games_won"])
+
+
+def test_report_has_the_standings_and_the_luck(tmp_path):
+    out = tmp_path / "report"
+    result = CliRunner().invoke(cli, ["stats", "-q", "--out", str(out), *TOURNAMENT[:1]])
+    assert result.exit_code == 0, result.output
+    page = (out / "report.html").read_text(encoding="utf-8")
+    assert "<h2>Standings</h2>" in page and "Buchholz" in page and "<h2>Luck</h2>" in page
+    standings = list(csv.DictReader((out / "standings.csv").open(encoding="utf-8")))
+    assert [row["player"] for row in standings] == ["Kévin Unger", "Maxence Job"]
+    luck = list(csv.DictReader((out / "luck.csv").open(encoding="utf-8")))
+    assert luck[0]["player"] == "all" and int(luck[0]["rolls"]) > 300
