@@ -159,3 +159,14 @@ def test_mean_interval_by_hand():
 def test_expected_pips_of_a_roll():
     assert EXPECTED_PIPS == pytest.approx(8.1666667)
     assert (roll_pips((3, 3)), roll_pips((6, 1))) == (12, 7)
+
+
+@settings(max_examples=100, deadline=None)
+@given(home=homes, point=st.integers(0, 5))
+def test_luck_averages_to_zero_and_a_checker_more_never_helps(home, point):
+    table = bearoff.table()
+    rolls = [(a, b) for a in range(1, 7) for b in range(1, 7)]
+    assert sum(table.luck(home, roll) for roll in rolls) / 36 == pytest.approx(0, abs=1e-9)
+    if sum(home) < 15:
+        more = tuple(count + (index == point) for index, count in enumerate(home))
+        assert table.rolls(more) >= table.rolls(home) - 1e-12
