@@ -12,6 +12,7 @@ that leaves the fewest expected rolls. Pure Python: workers load it without nump
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
 from array import array
 from functools import lru_cache
@@ -95,7 +96,7 @@ def cache_path() -> Path:
         import platformdirs
 
         folder = platformdirs.user_cache_dir("nardy")
-    return Path(folder) / f"bearoff-{MAX_CHECKERS}x{POINTS}-v{VERSION}.bin"
+    return Path(folder) / f"bearoff-{MAX_CHECKERS}x{POINTS}-v{VERSION}-{sys.byteorder}.bin"
 
 
 @lru_cache(maxsize=1)

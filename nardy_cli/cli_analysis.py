@@ -184,7 +184,8 @@ def stats_command(paths: tuple[str, ...], input_format: str | None, encoding: st
                   force: bool, parquet_dir: str | None, standings: bool, lang: str, jobs: int,
                   dask: str | None) -> None:
     """Statistics of every game of every PATH: wins, oin / mars / home mars / koks rates with
-    95 % intervals, game length, first-mover advantage, pips lost and dice fairness.
+    95 % intervals, game length, first-mover advantage, pips lost, dice fairness and luck
+    (pips rolled, doubles, pips lost per roll, exact bear-off luck).
 
     CSV and JSON keep machine-readable column names; the table and Markdown
     formats are labelled in --lang.

@@ -113,7 +113,8 @@ def find(paths: tuple[str, ...], input_format: str | None, encoding: str | None,
     stream past.
 
     The side to move and its opponent must have the same checkers, whichever colour they play;
-    the cube and first-turn marks are not compared. Exit status 1 when no turn reached it.
+    the cube and first-turn marks are not compared. The table ends with a count on stderr
+    (not with --quiet). Exit status 1 when no turn reached it.
     """
     check_overrides(rules)
     key = position_key(parse_position(position_text))
@@ -140,7 +141,7 @@ def find(paths: tuple[str, ...], input_format: str | None, encoding: str | None,
             found.append(row)
     if output_format == "json":
         click.echo(json.dumps(found, ensure_ascii=False, indent=2))
-    elif output_format == "table":
+    elif output_format == "table" and not quiet:
         click.echo(f"{len(found)} turns reached the position", err=True)
     exit_status(len(unreadable))
     sys.exit(0 if found else 1)
