@@ -51,8 +51,8 @@ def bearoff_luck(turn: ReplayedTurn) -> float | None:
 
 @dataclass
 class LuckSums:
-    """Luck figures of one side, summed over rolls: free rolls, their pips and doubles; every
-    roll's pips lost (over ``turns``); pure-race bear-off rolls and their luck in rolls."""
+    """Luck figures of one side, summed over rolls: free rolls, their pips and doubles; the pips
+    lost of every legal turn (over ``turns``); pure-race bear-off rolls and their luck in rolls."""
 
     rolls: int = 0
     pips: int = 0
@@ -88,9 +88,10 @@ def game_luck(result: GameReplay) -> tuple[dict[str, LuckSums], list[TurnLuck]]:
         pips = None if skip_first and turn.turn == 1 else roll_pips(turn.dice)
         luck = bearoff_luck(turn)
         per_turn.append(TurnLuck(pips, luck))
-        side.turns += 1
-        side.lost += turn.pips_lost
-        side.lost_sq += turn.pips_lost ** 2
+        if turn.legal:  # an illegal play says nothing of what the dice allowed
+            side.turns += 1
+            side.lost += turn.pips_lost
+            side.lost_sq += turn.pips_lost ** 2
         if pips is not None:
             side.rolls += 1
             side.pips += pips

@@ -170,3 +170,13 @@ def test_luck_averages_to_zero_and_a_checker_more_never_helps(home, point):
     if sum(home) < 15:
         more = tuple(count + (index == point) for index, count in enumerate(home))
         assert table.rolls(more) >= table.rolls(home) - 1e-12
+
+
+def test_pips_lost_per_roll_of_a_closed_out_side():
+    # White is closed out: both bar checkers face Black's full home board, 64 is lost (10 pips)
+    position = "short w barx2,13x13 24x3,6x2,5x2,4x2,3x2,2x2,1x2"
+    _, result = replayed(f'[Variant "short"]\n[Position "{position}"]\n\n1. 64: -  21: 24/22/21\n*\n')
+    sums, per_turn = game_luck(result)
+    assert (sums[WHITE].turns, sums[WHITE].lost, sums[WHITE].lost_sq) == (1, 10, 100)
+    assert (sums[BLACK].turns, sums[BLACK].lost, sums[BLACK].rolls, sums[BLACK].pips) == (1, 0, 1, 3)
+    assert [turn.bearoff for turn in per_turn] == [None, None]
