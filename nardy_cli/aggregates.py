@@ -14,9 +14,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from .corpus import CorpusGame
+from .luck import LuckSums, TurnLuck, game_luck
 from .matches import MatchChecker, MatchGame, match_game
+from .positions import position_columns
 from .record import BLACK, WHITE
 from .replay import GameReplay, first_roll_not_double
+from .standings import Standings
 from .validate import finding_dict
 
 GROUPINGS = ("player", "event", "variant", "file", "match")
@@ -38,10 +41,13 @@ GAME_COLUMNS: dict[str, str] = {
     "pips_white": "int", "pips_black": "int", "pips_lost_white": "int", "pips_lost_black": "int",
     "pips_lost": "int", "passes_white": "int", "passes_black": "int", "doubles_white": "int",
     "doubles_black": "int", "hits_white": "int", "hits_black": "int",
+    "pips_rolled_white": "int", "pips_rolled_black": "int", "bearoff_luck_white": "float",
+    "bearoff_luck_black": "float",
 }
 TURN_COLUMNS: dict[str, str] = {
     "file": "str", "game": "int", "turn": "int", "side": "str", "player": "str", "dice": "str", "play": "str",
     "legal": "bool", "opening": "bool", "pips_white": "int", "pips_black": "int", "pip_lead": "int",
+    "pips_rolled": "int", "bearoff_luck": "float", "position": "str", "gnubg_id": "str", "xgid": "str",
 }
 FINDING_COLUMNS: dict[str, str] = {  # the objects of nardy validate --format json
     "path": "str", "game": "int", "turn": "int", "move_number": "int", "side": "str", "line": "int",
@@ -50,6 +56,7 @@ FINDING_COLUMNS: dict[str, str] = {  # the objects of nardy validate --format js
 MATCH_COLUMNS: dict[str, str] = {  # see nardy_cli.matches.Match.row
     "file": "str", "first_game": "int", "player1": "str", "player2": "str", "length": "int", "games": "int",
     "final_score": "str", "winner": "str", "complete": "bool", "crawford_game": "int", "findings": "int",
+    "event": "str", "date": "str",
 }
 
 # --- per-game and per-turn rows ----------------------------------------------------------
@@ -67,9 +74,10 @@ def outcome_of(result: GameReplay) -> str:
     return result.ending if result.ending in ("drop", "draw") else "resign"
 
 
-def game_row(game: CorpusGame, result: GameReplay) -> dict[str, Any]:
-    """One row of the per-game table (see :data:`GAME_COLUMNS`)."""
+def game_row(game: CorpusGame, result: GameReplay, luck: dict[str, LuckSums] | None = None) -> dict[str, Any]:
+    """One row of the per-game table (see :data:`GAME_COLUMNS`); ``luck`` as :func:`game_luck` gives it."""
     record, final = game.record, result.final
+    luck = game_luck(result)[0] if luck is None else luck
     short = result.rules.variant == "short"
     row: dict[str, Any] = {
         "file": game.source, "game": game.index, "variant": result.rules.variant, "rules": str(result.rules),
@@ -86,23 +94,28 @@ def game_row(game: CorpusGame, result: GameReplay) -> dict[str, Any]:
         row[f"passes_{name}"] = sum(turn.legal and turn.dice_used == 0 for turn in own)
         row[f"doubles_{name}"] = sum(turn.dice[0] == turn.dice[1] for turn in own)
         row[f"hits_{name}"] = sum(turn.hits for turn in own) if short else None
+        sums = luck.get(side, LuckSums())
+        row[f"pips_rolled_{name}"] = sums.pips
+        row[f"bearoff_luck_{name}"] = sums.bearoff if sums.bearoff_rolls else None
     row["pips_lost"] = row["pips_lost_white"] + row["pips_lost_black"]
     return row
 
 
-def turn_rows(game: CorpusGame, result: GameReplay) -> list[dict[str, Any]]:
+def turn_rows(game: CorpusGame, result: GameReplay, luck: list[TurnLuck] | None = None) -> list[dict[str, Any]]:
     """The rows of the per-turn table for one game (see :data:`TURN_COLUMNS`); ``opening`` marks a
-    first roll that could not be a double."""
+    first roll that could not be a double; ``luck`` as :func:`game_luck` gives it."""
     record = game.record
     opening = first_roll_not_double(record, result.rules)
+    luck = game_luck(result)[1] if luck is None else luck
     rows = []
-    for turn in result.turns:
+    for turn, roll in zip(result.turns, luck):
         white, black = turn.after.pips(WHITE), turn.after.pips(BLACK)
         rows.append({
             "file": game.source, "game": game.index, "turn": turn.turn, "side": turn.side,
             "player": record.player(turn.side), "dice": f"{turn.dice[0]}{turn.dice[1]}", "play": turn.play,
             "legal": turn.legal, "opening": opening and turn.turn == 1,
             "pips_white": white, "pips_black": black, "pip_lead": black - white,
+            "pips_rolled": roll.pips, "bearoff_luck": roll.bearoff, **position_columns(turn.before, record),
         })
     return rows
 
@@ -133,14 +146,16 @@ class GameStats:
     match: MatchGame | None = None  # None: not checked as a game of a match
     findings: tuple[dict[str, Any], ...] = ()
     turns: tuple[dict[str, Any], ...] = ()
+    luck: dict[str, LuckSums] | None = None  # by side
 
 
 def game_stats(game: CorpusGame, result: GameReplay, *, with_turns: bool = False) -> GameStats:
     """The :class:`GameStats` of one replayed game; its turn rows only ``with_turns``."""
-    return GameStats(game_row(game, result), game_rolls(game, result),
+    luck, turn_luck = game_luck(result)
+    return GameStats(game_row(game, result, luck), game_rolls(game, result),
                      match_game(game.source, game.index, game.record, result),
                      tuple(finding_dict(game, str(result.rules), finding) for finding in result.findings),
-                     tuple(turn_rows(game, result)) if with_turns else ())
+                     tuple(turn_rows(game, result, turn_luck)) if with_turns else (), luck)
 
 
 # --- aggregates ---------------------------------------------------------------------------
@@ -194,6 +209,8 @@ class Aggregates:
     def __init__(self) -> None:
         self.groups: dict[str, dict[Any, GroupTotals]] = {by: {} for by in GROUPINGS}
         self.rolls: dict[str, list[int]] = {}  # by player
+        self.luck: dict[str, LuckSums] = {}  # by player
+        self.standings = Standings()
         self.games = self.turns = self.legal = self.findings = 0
         self.first_findings: list[dict[str, Any]] = []  # the first FINDINGS_KEPT, for reports
         self.checker = MatchChecker()
@@ -223,7 +240,10 @@ class Aggregates:
         return self._ended()
 
     def _ended(self) -> list[dict[str, Any]]:
-        rows = [match.row() for match in self.checker.ended()]
+        ended = self.checker.ended()
+        for match in ended:
+            self.standings.add_match(match)
+        rows = [match.row() for match in ended]
         room = MATCHES_KEPT - len(self.first_matches)
         if room > 0:
             self.first_matches.extend(rows[:room])
@@ -233,6 +253,8 @@ class Aggregates:
         row = stats.game
         winner, first_mover, outcome, turns = row["winner"], row["first_mover"], row["outcome"], row["turns"]
         for side, name in SIDE_KEYS.items():
+            if stats.luck and side in stats.luck:
+                self.luck.setdefault(row[name], LuckSums()).add(stats.luck[side])
             won = winner == side
             self._totals("player", row[name]).add(won, outcome if won else None, first_mover == side,
                                                   won and first_mover == side, turns, row[f"pips_lost_{name}"])
@@ -240,6 +262,7 @@ class Aggregates:
                 counts = self.rolls.setdefault(row[name], [0] * len(ROLL_CLASSES))
                 for index, count in enumerate(stats.rolls[side]):
                     counts[index] += count
+        self.standings.add_game(row)
         known = first_mover is not None
         for by, key in (("event", row["event"]), ("variant", row["variant"]), ("file", row["file"]),
                         ("match", match)):

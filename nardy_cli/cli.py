@@ -347,3 +347,4 @@ def validate(paths: tuple[str, ...], input_format: str | None, encoding: str | N
 
 
 from . import cli_analysis  # noqa: E402,F401  (registers stats, plot and show; it imports this module)
+from . import cli_players  # noqa: E402,F401  (registers rate and find)

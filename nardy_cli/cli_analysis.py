@@ -30,6 +30,7 @@ from .cli import (
     usage_errors,
 )
 from .aggregates import GROUPINGS, TURN_COLUMNS, Aggregates, game_stats, turn_rows
+from . import bearoff
 from .corpus import CorpusGame, iter_games
 from .labels import LANGS, tr
 from .record import BLACK, WHITE
@@ -71,10 +72,10 @@ def picture_options(default: str) -> Callable[[Callable], Callable]:
 
 def read_statistics(paths: tuple[str, ...], input_format: str | None, encoding: str | None,
                     pattern: str | None, rules: tuple[str, ...], quiet: bool, jobs: int = 1, dask: str | None = None,
-                    sinks: Sequence[TableSink] = ()) -> tuple[Aggregates, int]:
+                    sinks: Sequence[TableSink] = (), with_turns: bool | None = None) -> tuple[Aggregates, int]:
     """Replay every game (in ``jobs`` processes or on Dask), sum its statistics and hand its rows,
-    in corpus order, to every one of ``sinks``; also the number of unreadable inputs (each
-    reported on stderr)."""
+    in corpus order, to every one of ``sinks`` (with turn rows unless ``with_turns`` is False);
+    also the number of unreadable inputs (each reported on stderr)."""
     check_overrides(rules)
     unreadable: list[str] = []
 
@@ -82,7 +83,8 @@ def read_statistics(paths: tuple[str, ...], input_format: str | None, encoding: 
         unreadable.append(message)
         click.echo(f"error: {message}", err=True)
 
-    build = partial(game_stats, with_turns=bool(sinks))
+    bearoff.table()  # computed or read once, before the worker processes start
+    build = partial(game_stats, with_turns=bool(sinks) if with_turns is None else with_turns)
     per_game = map_games(paths, partial(replayed, build=build, overrides=rules), jobs=jobs or None, dask=dask,
                          chunk_games=TABLE_CHUNK_GAMES if sinks else CHUNK_GAMES, fmt=input_format,
                          encoding=encoding, pattern=pattern, on_error=input_error)
@@ -125,23 +127,42 @@ def load_game(path: str, number: int, rules: tuple[str, ...]) -> tuple[CorpusGam
 # --- stats -------------------------------------------------------------------------------
 
 
-def format_statistics(summary: pd.DataFrame, fairness: pd.DataFrame, output_format: str, lang: str) -> str:
-    """The summary and dice-fairness tables as text, Markdown, CSV (the summary) or JSON."""
-    from .stats import fairness_display, markdown_table, summary_display
+def format_statistics(summary: pd.DataFrame, fairness: pd.DataFrame, output_format: str, lang: str,
+                      luck: pd.DataFrame | None = None) -> str:
+    """The summary, dice-fairness and luck tables as text, Markdown, CSV (the summary) or JSON."""
+    from .stats import fairness_display, luck_display, markdown_table, summary_display
 
     if output_format == "csv":
         return summary.to_csv().rstrip("\n")
     if output_format == "json":
         return json.dumps({"by": summary.index.name,
                            "summary": json.loads(summary.reset_index().to_json(orient="records")),
-                           "dice": json.loads(fairness.reset_index().to_json(orient="records"))},
+                           "dice": json.loads(fairness.reset_index().to_json(orient="records")),
+                           **({} if luck is None else
+                              {"luck": json.loads(luck.reset_index().to_json(orient="records"))})},
                           ensure_ascii=False, indent=2)
-    tables = (summary_display(summary, lang), fairness_display(fairness, lang))
+    tables: tuple[pd.DataFrame, ...] = (summary_display(summary, lang), fairness_display(fairness, lang))
+    headings: tuple[str, ...] = (tr(f"title_{'players' if summary.index.name == 'player' else 'summary'}", lang),
+                tr("title_dice", lang))
+    if luck is not None:
+        tables, headings = tables + (luck_display(luck, lang),), headings + (tr("title_luck", lang),)
     if output_format == "md":
-        headings = (tr(f"title_{'players' if summary.index.name == 'player' else 'summary'}", lang),
-                    tr("title_dice", lang))
         return "\n\n".join(f"## {heading}\n\n{markdown_table(table)}" for heading, table in zip(headings, tables))
     return "\n\n".join(table.to_string(index=False) for table in tables)
+
+
+def format_standings(standings: pd.DataFrame, output_format: str, lang: str) -> str:
+    """The standings table as text, Markdown, CSV or JSON."""
+    from .stats import markdown_table, standings_display
+
+    if output_format == "csv":
+        return standings.to_csv().rstrip("\n")
+    if output_format == "json":
+        return json.dumps(json.loads(standings.reset_index().to_json(orient="records")), ensure_ascii=False, indent=2)
+    table = standings_display(standings, lang)
+    if output_format == "md":
+        return f"## {tr('title_standings', lang)}\n\n{markdown_table(table)}"
+    return table.to_string(index=False) if len(table) else tr("no_data", lang)
 
 
 @cli.command(name="stats")
@@ -154,13 +175,17 @@ def format_statistics(summary: pd.DataFrame, fairness: pd.DataFrame, output_form
 @click.option("--force", is_flag=True, help="Replace a report already in DIR.")
 @click.option("--parquet", "parquet_dir", metavar="DIR",
               help="Also write the per-game and per-turn tables as Parquet files into DIR (needs pyarrow).")
+@click.option("--standings", is_flag=True,
+              help="Print the standings of each event instead: matches, games and points won and lost, Buchholz.")
 @lang_option
 @usage_errors
 def stats_command(paths: tuple[str, ...], input_format: str | None, encoding: str | None, pattern: str | None,
                   rules: tuple[str, ...], quiet: bool, by: str, output_format: str, out_dir: str | None,
-                  force: bool, parquet_dir: str | None, lang: str, jobs: int, dask: str | None) -> None:
+                  force: bool, parquet_dir: str | None, standings: bool, lang: str, jobs: int,
+                  dask: str | None) -> None:
     """Statistics of every game of every PATH: wins, oin / mars / home mars / koks rates with
-    95 % intervals, game length, first-mover advantage, pips lost and dice fairness.
+    95 % intervals, game length, first-mover advantage, pips lost, dice fairness and luck
+    (pips rolled, doubles, pips lost per roll, exact bear-off luck).
 
     CSV and JSON keep machine-readable column names; the table and Markdown
     formats are labelled in --lang.
@@ -182,10 +207,13 @@ def stats_command(paths: tuple[str, ...], input_format: str | None, encoding: st
         from .report import write_report
 
         click.echo(f"report written to {write_report(out_dir, aggregates, lang, force=True)}", err=True)
-    from .stats import dice_counts, dice_fairness, summarize
+    from .stats import dice_counts, dice_fairness, luck_table, standings_table, summarize
 
+    if standings:
+        click.echo(format_standings(standings_table(aggregates), output_format, lang))
+        return exit_status(unreadable)
     fairness = dice_fairness(dice_counts(aggregates, total=True))
-    click.echo(format_statistics(summarize(aggregates, by), fairness, output_format, lang))
+    click.echo(format_statistics(summarize(aggregates, by), fairness, output_format, lang, luck_table(aggregates)))
     exit_status(unreadable)
 
 

@@ -41,6 +41,11 @@ class MatchGame:
     cube: GameFinding | None  # the first cube action, as a finding should it be in the Crawford game
     rules: str
     ends_match: bool = False  # the record says so
+    date: str = ""  # the Date tag
+
+    @property
+    def event(self) -> str:
+        return self.key[2] or "?"  # as the game rows name a game without an Event tag
 
     @property
     def starts_match(self) -> bool:
@@ -69,7 +74,7 @@ def match_game(source: str, index: int, record: GameRecord, result: GameReplay) 
         crawford_tag=True if crawford in ("yes", "true") else False if crawford in ("no", "false") else None,
         crawford_rule=result.rules.crawford == "on", winner=result.winner, points=result.points,
         line=record.line, end=(end_line, record.result_column or 1), cube=cube_finding, rules=str(result.rules),
-        ends_match=record.ends_match)
+        ends_match=record.ends_match, date=tags.get("Date", ""))
 
 
 @dataclass
@@ -86,6 +91,8 @@ class Match:
     winner: str | None = None  # a player's name
     findings: int = 0
     last: MatchGame | None = None
+    event: str = ""  # the Event tag of its games
+    date: str = ""  # the Date tag of its first game
 
     @property
     def complete(self) -> bool:
@@ -101,7 +108,8 @@ class Match:
         return {"file": self.source, "first_game": self.first_game, "player1": self.players[0],
                 "player2": self.players[1], "length": self.length, "games": self.games,
                 "final_score": self.final_score(), "winner": self.winner, "complete": self.complete,
-                "crawford_game": self.crawford_game, "findings": self.findings}
+                "crawford_game": self.crawford_game, "findings": self.findings, "event": self.event,
+                "date": self.date}
 
 
 @dataclass
@@ -134,7 +142,7 @@ class MatchChecker:
         return found + [(game, finding) for finding in own]
 
     def start(self, game: MatchGame) -> None:
-        self.current = Match(game.source, game.players, game.length, game.index)
+        self.current = Match(game.source, game.players, game.length, game.index, event=game.event, date=game.date)
         self.key, self.crawford_played = game.key, False
         self.matches += 1
 

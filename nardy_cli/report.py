@@ -18,8 +18,8 @@ from .output import atomic_output
 from .aggregates import FINDING_COLUMNS, GROUPINGS, MATCH_COLUMNS, Aggregates
 from .labels import tr
 from .tables import REPORT_PAGE, report_folder
-from .stats import (dice_counts, dice_fairness, fairness_display, outcome_counts, outcomes_display, summarize,
-                    summary_display)
+from .stats import (dice_counts, dice_fairness, fairness_display, luck_display, luck_table, outcome_counts,
+                    outcomes_display, standings_display, standings_table, summarize, summary_display)
 
 SHOWN_FINDING_COLUMNS = ("path", "game", "turn", "side", "action", "code", "message", "option")
 
@@ -42,6 +42,8 @@ def report_tables(aggregates: Aggregates) -> dict[str, pd.DataFrame]:
     tables["outcomes_by_variant"] = outcome_counts(aggregates, "variant")
     tables["dice_counts"] = dice_counts(aggregates, total=True)
     tables["dice_fairness"] = dice_fairness(tables["dice_counts"])
+    tables["luck"] = luck_table(aggregates)
+    tables["standings"] = standings_table(aggregates)
     return tables
 
 
@@ -102,10 +104,12 @@ def render_html(aggregates: Aggregates, tables: dict[str, pd.DataFrame], charts:
                 chart("first_mover")),
         section("title_lengths", chart("lengths")),
         section("title_dice", _html_table(fairness_display(tables["dice_fairness"], lang)), chart("dice")),
+        section("title_luck", _html_table(luck_display(tables["luck"], lang))),
         section("title_findings", _findings_html(aggregates, lang)),
     ]
     if aggregates.matches:
         body.insert(2, section("title_matches", _matches_html(aggregates, lang)))
+        body.insert(2, section("title_standings", _html_table(standings_display(tables["standings"], lang))))
     return (f'<!DOCTYPE html>\n<html lang="{lang}">\n<head>\n<meta charset="utf-8">\n'
             f"<title>{html.escape(tr('title_report', lang))}</title>\n<style>{_STYLE}</style>\n</head>\n"
             f"<body>\n" + "\n".join(body) + "\n</body>\n</html>\n")

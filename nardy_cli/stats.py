@@ -13,6 +13,8 @@ import pandas as pd
 
 from .aggregates import GROUPINGS, OUTCOMES, ROLL_CLASSES, SCORED, Aggregates
 from .labels import tr
+from .luck import EXPECTED_PIPS, LuckSums
+from .standings import STANDINGS_COLUMNS
 
 FAIRNESS_ALPHA = 0.01
 ROLL_PROBABILITIES = np.array([(1 if c[0] == c[1] else 2) / 36 for c in ROLL_CLASSES])  # with fair dice
@@ -81,6 +83,57 @@ def dice_counts(aggregates: Aggregates, player: str | None = None, *, total: boo
             rows.update((name, rolls[name]) for name in sorted(rolls, key=str))
     return pd.DataFrame(list(rows.values()), index=pd.Index(list(rows), name="player"),
                         columns=list(ROLL_CLASSES), dtype="int64")
+
+
+def luck_table(aggregates: Aggregates) -> pd.DataFrame:
+    """Luck without an engine per player, after a row ``all`` for everyone (see formats/stats-tables.md,
+    "Luck"): free ``rolls``, their mean pips (``pips_per_roll``, 95 % bounds ``pips_low``/``_high``)
+    against ``expected_pips`` (294/36) and the pips above it (``pips_luck``); ``doubles`` with
+    rate and Wilson bounds; pips lost per roll over every roll (``turns``); pure-race bear-off
+    rolls, their summed luck in rolls (``bearoff_luck``) and its mean per roll with bounds."""
+    everyone = LuckSums()
+    for player in aggregates.luck.values():
+        everyone.add(player)
+    rows = {"all": everyone, **{name: aggregates.luck[name] for name in sorted(aggregates.luck, key=str)}}
+    sums = list(rows.values())
+
+    def column(name: str) -> np.ndarray:
+        return np.array([getattr(row, name) for row in sums], dtype=float)
+
+    table = pd.DataFrame(index=pd.Index(list(rows), name="player"))
+    table["rolls"] = column("rolls").astype("int64")
+    _add_mean(table, "pips", column("pips"), column("pips_sq"), column("rolls"))
+    table["expected_pips"] = EXPECTED_PIPS
+    table["pips_luck"] = column("pips") - EXPECTED_PIPS * column("rolls")
+    table["doubles"] = column("doubles").astype("int64")
+    _add_rate(table, "doubles", table["doubles"], table["rolls"])
+    table["turns"] = column("turns").astype("int64")
+    _add_mean(table, "pips_lost", column("lost"), column("lost_sq"), column("turns"))
+    table["bearoff_rolls"] = column("bearoff_rolls").astype("int64")
+    table["bearoff_luck"] = column("bearoff")
+    _add_mean(table, "bearoff_luck", column("bearoff"), column("bearoff_sq"), column("bearoff_rolls"))
+    return table
+
+
+def standings_table(aggregates: Aggregates) -> pd.DataFrame:
+    """The standings of every event (:meth:`nardy_cli.standings.Standings.rows`), one row per player."""
+    return pd.DataFrame(aggregates.standings.rows(), columns=list(STANDINGS_COLUMNS)).set_index("event")
+
+
+def mean_interval(total: Any, squares: Any, n: Any, confidence: float = 0.95) -> tuple[np.ndarray, ...]:
+    """Mean and normal-approximation bounds (sample standard deviation) from sums and sums of
+    squares; NaN bounds below two values, NaN mean for none."""
+    total, squares, n = (np.asarray(value, dtype=float) for value in (total, squares, n))
+    z = NormalDist().inv_cdf(0.5 + confidence / 2)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mean = total / n
+        variance = np.where(n > 1, (squares - n * mean * mean) / (n - 1), np.nan)
+        half = z * np.sqrt(np.maximum(variance, 0) / n)
+    return mean, mean - half, mean + half
+
+
+def _add_mean(table: pd.DataFrame, name: str, total: Any, squares: Any, n: Any) -> None:
+    table[f"{name}_per_roll"], table[f"{name}_low"], table[f"{name}_high"] = mean_interval(total, squares, n)
 
 
 # --- rates --------------------------------------------------------------------------------
@@ -208,6 +261,32 @@ def fairness_display(fairness: pd.DataFrame, lang: str = "en") -> pd.DataFrame:
                      tr("p_doubles", lang): f"{row['p_doubles']:.3g}",
                      tr("flagged", lang): tr("yes" if row["flagged"] else "no", lang)})
     return pd.DataFrame(rows)
+
+
+def luck_display(luck: pd.DataFrame, lang: str = "en") -> pd.DataFrame:
+    """A :func:`luck_table` as text cells with headers in ``lang``: means with their 95 % bounds."""
+    def mean(row: pd.Series, name: str, digits: int) -> str:
+        value, low, high = (row[f"{name}_{part}"] for part in ("per_roll", "low", "high"))
+        if pd.isna(value):
+            return "—"
+        return f"{value:.{digits}f}" + ("" if pd.isna(low) else f" [{low:.{digits}f}–{high:.{digits}f}]")
+
+    rows = []
+    for key, row in luck.iterrows():
+        rows.append({tr("player", lang): tr(key, lang) if key == "all" else key,
+                     tr("n", lang): int(row["rolls"]), tr("pips_per_roll", lang): mean(row, "pips", 2),
+                     tr("pips_luck", lang): f"{row['pips_luck']:+.0f}",
+                     tr("doubles", lang): _with_interval(int(row["doubles"]), luck, "doubles", key),
+                     tr("pips_lost_per_roll", lang): mean(row, "pips_lost", 2),
+                     tr("bearoff_rolls", lang): int(row["bearoff_rolls"]),
+                     tr("bearoff_luck", lang): f"{row['bearoff_luck']:+.2f}",
+                     tr("bearoff_luck_per_roll", lang): mean(row, "bearoff_luck", 3)})
+    return pd.DataFrame(rows)
+
+
+def standings_display(standings: pd.DataFrame, lang: str = "en") -> pd.DataFrame:
+    """A :func:`standings_table` with headers in ``lang``."""
+    return standings.reset_index().rename(columns=lambda column: tr(column, lang))
 
 
 def outcomes_display(counts: pd.DataFrame, lang: str = "en") -> pd.DataFrame:

@@ -68,7 +68,8 @@ class _ParquetTable(_Table):
     def write(self, rows: list[dict[str, Any]]) -> None:
         pyarrow, parquet = _pyarrow()
         if self.writer is None:
-            types = {"str": pyarrow.string(), "int": pyarrow.int64(), "bool": pyarrow.bool_()}
+            types = {"str": pyarrow.string(), "int": pyarrow.int64(), "bool": pyarrow.bool_(),
+                     "float": pyarrow.float64()}
             self.schema = pyarrow.schema([(name, types[kind]) for name, kind in self.columns.items()])
             self.writer = parquet.ParquetWriter(self.handle.buffer, self.schema)
         self.writer.write_table(pyarrow.Table.from_pydict(

@@ -160,7 +160,7 @@ def test_stats_command_writes_the_report(corpus, tmp_path):
     for term in ("игрок", "оин", "марс", "кокс", "броски (n)", "все игроки", "Ann"):
         assert term in result.stdout
     expected = {f"{name}.csv" for name in ("games", "turns", "findings", "matches", "outcomes_by_variant", "dice_fairness",
-                                           "dice_counts", *(f"summary_by_{by}" for by in GROUPINGS))}
+                                           "dice_counts", "luck", "standings", *(f"summary_by_{by}" for by in GROUPINGS))}
     expected |= {f"{chart}.{fmt}" for chart in ("outcomes", "lengths", "first_mover", "dice")
                  for fmt in ("png", "svg")}
     assert {p.name for p in out.iterdir()} == expected | {"report.html"}
@@ -168,8 +168,8 @@ def test_stats_command_writes_the_report(corpus, tmp_path):
     assert len(games) == 10 and list(games["turns"]) == [len(r.turns) for r in replays]
     assert len(pd.read_csv(out / "turns.csv")) == sum(len(r.turns) for r in replays)
     page = (out / "report.html").read_text(encoding="utf-8")
-    assert page.startswith("<!DOCTYPE html>") and page.count("<table") == 4
-    for term in ("Игроки", "Исходы", "домашний марс", "Кости", "Замечаний нет", "Boris", "Chen"):
+    assert page.startswith("<!DOCTYPE html>") and page.count("<table") == 5
+    for term in ("Игроки", "Исходы", "домашний марс", "Кости", "Везение", "Замечаний нет", "Boris", "Chen"):
         assert term in page
     images = re.findall(r'src="data:image/png;base64,([^"]+)"', page)
     assert len(images) == 4 and all(base64.b64decode(image).startswith(PNG_SIGNATURE) for image in images)

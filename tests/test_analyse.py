@@ -1,0 +1,64 @@
+"""nardy analyse --engine gnubg against GNU Backgammon's own "show statistics match"."""
+import csv
+import glob
+import io
+
+import pytest
+from click.testing import CliRunner
+from gnubg_judge import require_gnubg_cli, run_gnubg
+
+from nardy_cli import gnubg_analysis
+from nardy_cli.cli import cli
+from nardy_cli.gnubg_analysis import GnubgError, analysis_rows, statistics_blocks
+
+TOURNAMENT = min(glob.glob("/work/shared/corpora/tournament/*.mat"))
+
+
+@pytest.fixture(scope="module")
+def gnubg_own(tmp_path_factory):
+    """gnubg's statistics of the tournament match, imported by gnubg itself from the original file."""
+    require_gnubg_cli()
+    script = tmp_path_factory.mktemp("gnubg") / "commands.txt"
+    script.write_text("set analysis chequerplay evaluation plies 0\nset analysis cubedecision evaluation plies 0\n"
+                      f'import mat "{TOURNAMENT}"\nanalyse match\nshow statistics match\n', encoding="utf-8")
+    return run_gnubg(script, timeout=300)[0]
+
+
+def test_analyse_agrees_with_gnubgs_show_statistics_match(gnubg_own):
+    result = CliRunner().invoke(cli, ["analyse", "--engine", "gnubg", "--format", "csv", "-q", TOURNAMENT])
+    assert result.exit_code == 0, result.output
+    rows = list(csv.DictReader(io.StringIO(result.stdout)))
+    # every line of gnubg's statistics of the match, as nardy wrote and read it, is gnubg's own
+    ((names, _),) = statistics_blocks(gnubg_own)
+    assert names == ("Kévin Unger", "Maxence Job")
+    expected = analysis_rows(gnubg_own, TOURNAMENT, 1)
+    match_rows = [row for row in rows if row["scope"] == "match"]
+    assert [row["player"] for row in match_rows] == ["Kévin Unger", "Maxence Job"]
+    for row, wanted in zip(match_rows, expected):
+        for column, value in wanted.items():
+            assert row[column] == ("" if value is None else str(value)), column
+    assert (match_rows[0]["moves"], match_rows[1]["moves"]) == ("166", "165")  # gnubg's totals on this match
+    assert (match_rows[0]["error_rate"], match_rows[1]["error_rate"]) == ("-14.2", "-25.0")
+    # the seven games' statistics add up to the match's
+    games = [row for row in rows if row["scope"] == "game"]
+    assert sorted({int(row["game"]) for row in games}) == list(range(1, 8))
+    for player, total in (("Kévin Unger", match_rows[0]), ("Maxence Job", match_rows[1])):
+        own_games = [row for row in games if row["player"] == player]
+        for column in ("moves", "unforced_moves", "blunders", "cube_decisions", "cube_errors"):
+            assert sum(int(row[column]) for row in own_games) == int(total[column]), column
+        assert sum(float(row["luck"]) for row in own_games) == pytest.approx(float(total["luck"]), abs=0.01)
+
+
+def test_without_gnubg_it_says_how_to_install_it(monkeypatch):
+    monkeypatch.setattr(gnubg_analysis, "find_gnubg", lambda: None)
+    result = CliRunner().invoke(cli, ["analyse", "--engine", "gnubg", TOURNAMENT])
+    assert result.exit_code == 2 and "apt-get install gnubg" in result.output
+
+
+def test_a_failing_engine_is_reported_and_the_rest_goes_on(monkeypatch, tmp_path):
+    with pytest.raises(GnubgError, match="gnubg failed"):
+        gnubg_analysis.run_gnubg("/bin/false", [], 0)
+    monkeypatch.setattr(gnubg_analysis, "find_gnubg", lambda: "/bin/false")
+    result = CliRunner().invoke(cli, ["analyse", "--engine", "gnubg", "-q", TOURNAMENT, str(tmp_path / "none.mat")])
+    assert result.exit_code == 2
+    assert "none.mat" in result.output and "Unger" in result.output and "gnubg failed" in result.output

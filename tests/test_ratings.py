@@ -1,0 +1,84 @@
+"""Ratings: the FIBS formula and Elo against hand-computed changes, and nardy rate."""
+import csv
+import glob
+import io
+import math
+
+import pytest
+from click.testing import CliRunner
+
+from nardy_cli.cli import cli
+from nardy_cli.ratings import (
+    Ratings,
+    Result,
+    elo_expected,
+    experience_factor,
+    fibs_change,
+    fibs_win_probability,
+    match_result,
+)
+
+TOURNAMENT = sorted(glob.glob("/work/shared/corpora/tournament/*.mat"))
+
+
+def test_fibs_rating_change_of_known_matches_by_hand():
+    # FIBS's own example: a 1-point match between equals moves each rating by 4 · √1 · 0.5 = 2
+    assert fibs_change(1500, 1500, 1) == pytest.approx(2)
+    # 1600 beats 1500 in a 7-point match: D·√n/2000 = 100·√7/2000 = 0.132288, P(1500 wins) =
+    # 1/(1 + 10^0.132288) = 1/2.356087 = 0.424433, so the winner gains 4·√7·0.424433 = 4.491772
+    assert fibs_win_probability(1500, 1600, 7) == pytest.approx(0.424433, abs=1e-6)
+    assert fibs_change(1600, 1500, 7) == pytest.approx(4.491772, abs=1e-5)
+    # the upset: 1500 beats 1600 and gains 4·√7·0.575567 = 6.091233
+    assert fibs_change(1500, 1600, 7) == pytest.approx(6.091233, abs=1e-5)
+    assert (experience_factor(0), experience_factor(250), experience_factor(400), experience_factor(900)) == (
+        5, 2.5, 1, 1)
+
+
+def test_experience_factor_applies_to_each_player_and_experience_grows_by_length():
+    ratings = Ratings()
+    ratings.players["Old"] = old = ratings.player("Old")
+    old.experience = 1000
+    ratings.add_match(Result("2024.01.01", "New", "Old", 5))
+    change = 4 * math.sqrt(5) * 0.5  # 4.472136
+    assert ratings.players["New"].rating == pytest.approx(1500 + 5 * change)  # a new player: five times
+    assert old.rating == pytest.approx(1500 - change)
+    assert (ratings.players["New"].experience, old.experience) == (5, 1005)
+    assert [row["change"] for row in ratings.history] == pytest.approx([5 * change, -change])
+
+
+def test_results_rated_in_date_order():
+    results = [Result("2024.03.01", "Ann", "Boris", 3), Result("", "Chen", "Ann", 1),
+               Result("2024-01-15", "Boris", "Ann", 3)]
+    history = Ratings().rate(results).history
+    assert [row["date"] for row in history[::2]] == ["2024-01-15", "2024.03.01", ""]
+
+
+def test_elo_of_single_games_by_hand():
+    ratings = Ratings(elo_k=32)
+    ratings.add_game(Result("", "Ann", "Boris", 0))
+    assert ratings.players["Ann"].elo == 1516 and ratings.players["Boris"].elo == 1484
+    # then Boris (1484) beats Ann (1516): expected 1/(1 + 10^(32/400)) = 0.454078, gain 32 · 0.545922 = 17.4695
+    assert elo_expected(1484, 1516) == pytest.approx(0.454078, abs=1e-6)
+    ratings.add_game(Result("", "Boris", "Ann", 0))
+    assert ratings.players["Boris"].elo == pytest.approx(1484 + 17.4695, abs=1e-4)
+    assert ratings.players["Ann"].rating == 1500 and ratings.players["Ann"].games == 2
+
+
+def test_unfinished_matches_are_not_rated():
+    row = {"player1": "Ann", "player2": "Boris", "winner": None, "complete": False, "date": "", "length": 5}
+    assert match_result(row) is None
+    assert match_result({**row, "winner": "Boris", "complete": True}) == Result("", "Boris", "Ann", 5)
+
+
+def test_rate_the_tournament_match(tmp_path):
+    history = tmp_path / "history.csv"
+    result = CliRunner().invoke(cli, ["rate", "-q", "--format", "csv", "--history", str(history),
+                                      "--chart", str(tmp_path / "ratings.png"), TOURNAMENT[0]])
+    assert result.exit_code == 0, result.output
+    rows = {row["player"]: row for row in csv.DictReader(io.StringIO(result.stdout))}
+    # a 7-point match between newcomers: 5 · 4 · √7 · 0.5 = 26.457513 each way
+    assert float(rows["Kévin Unger"]["rating"]) == pytest.approx(1500 + 10 * math.sqrt(7))
+    assert float(rows["Maxence Job"]["rating"]) == pytest.approx(1500 - 10 * math.sqrt(7))
+    assert rows["Kévin Unger"]["experience"] == "7" and rows["Kévin Unger"]["match_wins"] == "1"
+    assert len(list(csv.DictReader(history.open(encoding="utf-8")))) == 2
+    assert (tmp_path / "ratings.png").read_bytes().startswith(b"\x89PNG")

@@ -1,0 +1,85 @@
+"""Standings of events and the Buchholz score, against hand-computed tables."""
+import csv
+import glob
+import io
+
+from click.testing import CliRunner
+
+from nardy_cli.cli import cli
+from nardy_cli.matches import Match
+from nardy_cli.record import BLACK, WHITE
+from nardy_cli.standings import Standings
+
+TOURNAMENT = sorted(glob.glob("/work/shared/corpora/tournament/*.mat"))
+
+
+def match(first: str, second: str, winner: str | None, event: str = "Swiss open") -> Match:
+    return Match("swiss.ntn", (first, second), 3, 1, games=2, winner=winner, event=event)
+
+
+def game(white: str, black: str, winner: str | None, points: int, event: str = "Swiss open") -> dict:
+    return {"event": event, "white": white, "black": black, "winner": winner, "points": points}
+
+
+def test_buchholz_of_a_small_swiss_table_by_hand():
+    standings = Standings()
+    # round 1: Ann beats Boris, Chen beats Dina; round 2: Ann beats Chen, Boris beats Dina;
+    # round 3: Ann beats Dina, Boris beats Chen: match wins Ann 3, Boris 2, Chen 1, Dina 0
+    for first, second in (("Ann", "Boris"), ("Chen", "Dina"), ("Ann", "Chen"), ("Boris", "Dina"),
+                          ("Ann", "Dina"), ("Boris", "Chen")):
+        standings.add_match(match(first, second, first))
+    standings.add_match(match("Ann", "Eve", None))  # unfinished: no win, no Buchholz
+    rows = {row["player"]: row for row in standings.rows()}
+    # Buchholz: Ann's opponents Boris 2 + Chen 1 + Dina 0 = 3; Boris's: Ann 3 + Dina 0 + Chen 1 = 4;
+    # Chen's: Dina 0 + Ann 3 + Boris 2 = 5; Dina's: Chen 1 + Boris 2 + Ann 3 = 6
+    assert {name: (row["match_wins"], row["matches"], row["buchholz"]) for name, row in rows.items()} == {
+        "Ann": (3, 3, 3), "Boris": (2, 3, 4), "Chen": (1, 3, 5), "Dina": (0, 3, 6), "Eve": (0, 0, 0)}
+    assert (rows["Ann"]["unfinished"], rows["Eve"]["unfinished"], rows["Dina"]["match_losses"]) == (1, 1, 3)
+    assert [row["player"] for row in standings.rows()] == ["Ann", "Boris", "Chen", "Dina", "Eve"]
+
+
+def test_ties_broken_by_buchholz_then_points_and_shared_ranks():
+    standings = Standings()
+    # Ann beats Boris and Chen; Boris beats Dina; Chen beats Dina: Boris and Chen both 1 win, Buchholz 2 + 0
+    for first, second in (("Ann", "Boris"), ("Chen", "Dina"), ("Ann", "Chen"), ("Boris", "Dina")):
+        standings.add_match(match(first, second, first))
+    standings.add_game(game("Boris", "Dina", WHITE, 3))
+    standings.add_game(game("Chen", "Dina", WHITE, 2))
+    standings.add_game(game("Chen", "Dina", BLACK, 1))
+    standings.add_game(game("Chen", "Ann", None, 0))  # no winner: counted nowhere
+    rows = standings.rows()
+    assert [(row["rank"], row["player"]) for row in rows] == [(1, "Ann"), (2, "Boris"), (3, "Chen"), (4, "Dina")]
+    chen = rows[2]
+    assert (chen["games_won"], chen["games_lost"], chen["points_won"], chen["points_lost"]) == (1, 1, 2, 1)
+    standings.add_game(game("Chen", "Ann", WHITE, 2))  # now Boris (+3) and Chen (+4-1) are level on every key
+    assert [row["rank"] for row in standings.rows()] == [1, 2, 2, 4]
+
+
+def test_events_apart():
+    standings = Standings()
+    standings.add_match(match("Ann", "Boris", "Ann", event="Cup"))
+    standings.add_match(match("Ann", "Boris", "Boris", event="League"))
+    assert [(row["event"], row["player"], row["match_wins"]) for row in standings.rows()] == [
+        ("Cup", "Ann", 1), ("Cup", "Boris", 0), ("League", "Boris", 1), ("League", "Ann", 0)]
+
+
+def test_standings_of_the_tournament_match():
+    result = CliRunner().invoke(cli, ["stats", "--standings", "--format", "csv", "-q", *TOURNAMENT[:1]])
+    assert result.exit_code == 0, result.output
+    rows = list(csv.DictReader(io.StringIO(result.stdout)))
+    # the 7-point match of HSBT Paris 2023: Unger wins it 7-4
+    assert [(r["player"], r["rank"], r["match_wins"], r["points_won"], r["points_lost"]) for r in rows] == [
+        ("Kévin Unger", "1", "1", "7", "4"), ("Maxence Job", "2", "0", "4", "7")]
+    assert rows[0]["event"] == "HSBT Paris 2023" and int(rows[0]["games_won"]) > int(rows[1]["games_won"])
+
+
+def test_report_has_the_standings_and_the_luck(tmp_path):
+    out = tmp_path / "report"
+    result = CliRunner().invoke(cli, ["stats", "-q", "--out", str(out), *TOURNAMENT[:1]])
+    assert result.exit_code == 0, result.output
+    page = (out / "report.html").read_text(encoding="utf-8")
+    assert "<h2>Standings</h2>" in page and "Buchholz" in page and "<h2>Luck</h2>" in page
+    standings = list(csv.DictReader((out / "standings.csv").open(encoding="utf-8")))
+    assert [row["player"] for row in standings] == ["Kévin Unger", "Maxence Job"]
+    luck = list(csv.DictReader((out / "luck.csv").open(encoding="utf-8")))
+    assert luck[0]["player"] == "all" and int(luck[0]["rolls"]) > 300
