@@ -50,10 +50,10 @@ from types import ModuleType
 from typing import Any, Generic, Protocol, TypeVar
 
 from . import notations
-from .corpus import CorpusGame, CrawfordTracker, iter_games, iter_inputs, open_source
+from .corpus import BINARY_LIMIT, CorpusGame, CrawfordTracker, binary_games, iter_games, iter_inputs, open_source
 from .record import GameRecord
 from .replay import GameReplay, replay
-from .sources import InputError, Source
+from .sources import InputError, Source, read_bytes
 from .validate import Summary, finding_dict, finding_line
 
 R = TypeVar("R")
@@ -113,6 +113,7 @@ class _Unit:
     truncated: bool = False  # the input could not be read past these lines
     rest: Iterator[str] | None = None  # the lines after these, unread: a whole file too long to ship (see _stream)
     preamble: list[str] = field(default_factory=list)  # the file's first lines, read first (see _cutting)
+    data: bytes | None = None  # the whole content of an input in a binary notation (an XG file)
 
     def joined(self, following: _Unit) -> _Unit:
         return replace(self, lines=self.lines + following.lines, probe=following.probe,
@@ -166,6 +167,12 @@ def _source_units(source: Source, file: int, fmt: str | None, encoding: str | No
     except (InputError, notations.UnknownFormat) as error:
         yield str(error)
         return
+    if notations.is_binary(name):
+        try:
+            yield _Unit(source.name, name, file, data=read_bytes(source, BINARY_LIMIT))
+        except InputError as error:
+            yield str(error)
+        return
     cutting = _cutting(name, head)
     starts, preamble = cutting or (None, [])
     unit, games, size = _Unit(source.name, name, file), 0, 0
@@ -213,6 +220,7 @@ class _Outcome(Generic[R]):
     # that was inferred from this unit alone (an earlier unit may have had the match's Crawford game)
     crawford: list[tuple[int, dict[str, str], R | None]] = field(default_factory=list)
     straddles: bool = False  # the last game goes on past the unit: the cut after it is no game start
+    error: str | None = None  # why a binary input could not be read past its last game
 
 
 class _Truncated(Exception):
@@ -228,6 +236,12 @@ def _unit_lines(unit: _Unit) -> Iterator[str]:
         yield unit.probe
     if unit.truncated:
         raise _Truncated  # as the read error did in the sequential run: the open game is lost
+
+
+def _unit_records(unit: _Unit) -> Iterator[GameRecord]:
+    if unit.data is not None:
+        return binary_games(unit.notation, unit.data, unit.source)
+    return notations.notation(unit.notation).read_games(_unit_lines(unit), unit.source)
 
 
 def shift_lines(record: GameRecord, offset: int) -> None:
@@ -252,7 +266,7 @@ def _run_unit(unit: _Unit, task: Task[R]) -> _Outcome[R]:
     read_before = len(unit.preamble)
     probe_line = read_before + len(unit.lines) + 1
     try:
-        for record in notations.notation(unit.notation).read_games(_unit_lines(unit), unit.source):
+        for record in _unit_records(unit):
             if read_before and record.line <= read_before:
                 continue  # the preamble's game: the first unit has it
             if unit.probe is not None and record.line == probe_line:
@@ -269,6 +283,8 @@ def _run_unit(unit: _Unit, task: Task[R]) -> _Outcome[R]:
                 outcome.crawford.append((offset, record.tags, None if stated else task(replace(game, crawford=False))))
     except _Truncated:
         pass
+    except InputError as error:  # a binary input damaged past its last game
+        outcome.error = str(error)
     return outcome
 
 
@@ -348,14 +364,15 @@ def _gather(work: Iterator[_Unit | str], submit: Callable[..., _Future], in_flig
                 outcome.results[offset] = ordinary
         index = unit.first_index + len(outcome.results)
         yield from outcome.results
+        if outcome.error:
+            on_error(outcome.error)
 
 
 def _stream(unit: _Unit, task: Task[R], tracker: CrawfordTracker, on_error: Callable[[str], None]) -> Iterator[R]:
     """A whole file too long to ship, read and run here as it streams, as the sequential run does:
     its memory does not grow with the file, though its games then run on this one process."""
     try:
-        records = notations.notation(unit.notation).read_games(_unit_lines(unit), unit.source)
-        for index, record in enumerate(records, 1):
+        for index, record in enumerate(_unit_records(unit), 1):
             yield task(CorpusGame(unit.source, index, record, tracker.is_crawford(unit.source, record)))
     except InputError as error:
         on_error(str(error))

@@ -73,7 +73,8 @@ def _members(payload: bytes) -> dict[str, _Member]:
     crc, count, _version, directory_size, archive_size, packed = _TRAILER.unpack_from(payload, len(payload) -
                                                                                       _TRAILER_BYTES)
     end = len(payload) - _TRAILER_BYTES
-    if not (0 < count < 64 and 0 < directory_size <= end) or zlib.crc32(payload[:end]) != crc:
+    if not (0 < count < 64 and 0 < directory_size <= end and archive_size == end - directory_size) \
+            or zlib.crc32(payload[:end]) != crc:
         raise ValueError("the archive's directory is damaged or the file is cut short (its checksum does not match)")
     directory = payload[end - directory_size:end]
     if packed:
@@ -88,7 +89,6 @@ def _members(payload: bytes) -> dict[str, _Member]:
         if not (0 <= start <= start + packed_size <= end - directory_size):
             raise ValueError(f"the archive's member {name} lies outside the archive")
         members[name] = _Member(name, size, packed_size, start, member_crc)
-    del archive_size
     return members
 
 
@@ -222,6 +222,10 @@ def _comments(raw: bytes) -> list[str]:
 # --- building the games -------------------------------------------------------------------------
 
 
+class _BadRecord(ValueError):
+    """A record whose fields make no sense: the game gets an error naming it, the record is skipped."""
+
+
 @dataclass
 class _Game:
     record: GameRecord
@@ -254,7 +258,7 @@ class _MatchReader:
         return []
 
     def error(self, message: str) -> None:
-        error = RecordError(self.number, 0, f"record {self.number}: {message}")
+        error = RecordError(self.number, 1, f"record {self.number}: {message}")
         if self.game is not None:
             self.game.record.errors.append(error)
         else:
@@ -278,11 +282,14 @@ class _MatchReader:
             if self.game is None:
                 raise InputError(f"{self.source}: record {self.number}: a {('cube', 'move', 'game footer')[kind - 2]} "
                                  "record before any game header; the file is damaged")
-            if kind == CUBE:
-                self.read_cube(record)
-            elif kind == MOVE:
-                self.read_move(record)
-            else:
+            try:
+                if kind == CUBE:
+                    self.read_cube(record)
+                elif kind == MOVE:
+                    self.read_move(record)
+            except _BadRecord as error:
+                self.error(str(error))
+            if kind == FOOTER_GAME:
                 self.read_footer(record)
                 yield self.finish()
 
@@ -363,20 +370,20 @@ class _MatchReader:
             return
         game = self.game
         game.cube_value *= 2
-        game.add(Action(side, "double", value=game.cube_value, line=self.number, comments=comments,
+        game.add(Action(side, "double", value=game.cube_value, line=self.number, column=1, comments=comments,
                         analysis=tuple(e for e in judged[:1] if e)))
         taker = other(side)
         answer_analysis = tuple(e for e in judged[1:] if e)
         if answer == 2 or beaver == 1:
             game.cube_value *= 2
-            game.add(Action(taker, "beaver", value=game.cube_value, line=self.number, analysis=answer_analysis))
+            game.add(Action(taker, "beaver", value=game.cube_value, line=self.number, column=1, analysis=answer_analysis))
             if raccoon == 1:
                 game.cube_value *= 2
-                game.add(Action(side, "beaver", value=game.cube_value, line=self.number))
+                game.add(Action(side, "beaver", value=game.cube_value, line=self.number, column=1))
         elif answer == 1:
-            game.add(Action(taker, "take", line=self.number, analysis=answer_analysis))
+            game.add(Action(taker, "take", line=self.number, column=1, analysis=answer_analysis))
         elif answer == 0:
-            game.add(Action(taker, "drop", line=self.number, analysis=answer_analysis))
+            game.add(Action(taker, "drop", line=self.number, column=1, analysis=answer_analysis))
 
     def cube_judgements(self, record: bytes, side: str, doubled: bool,
                         answer: int) -> tuple[Evaluation | None, Evaluation | None]:
@@ -400,24 +407,11 @@ class _MatchReader:
         side = WHITE if _int(record, 64) == 1 else BLACK
         dice = struct.unpack_from("<2i", record, 100)
         if not all(1 <= die <= 6 for die in dice):
-            self.error(f"expected two dice 1-6, found {dice[0]} and {dice[1]}")
-            return
+            raise _BadRecord(f"expected two dice 1-6, found {dice[0]} and {dice[1]}")
         position = _position(record, 9)
-        if not self.possible(position):
-            return
+        self.check_possible(position)
         legs = struct.unpack_from("<8i", record, 68)
-        moves: list[Move] | None = []
-        if legs[:2] == (0, 0):
-            moves = None  # the roll is recorded, its play is not (the side resigned instead)
-        for index in range(0, 8 if moves is not None else 0, 2):
-            start, end = legs[index], legs[index + 1]  # 0-based points; 24 the bar, below 0 off
-            if start == -1:
-                break
-            if not (0 <= start <= 24 and -6 <= end < start and end <= 23) or start - max(end, -1) > 6:
-                self.error(f"expected a checker move from a point 1-25 at most 6 points down, found {start + 1} to "
-                           f"{end + 1}")
-                return
-            moves.append(self.move(position, start + 1, max(end + 1, OFF)))
+        moves = self.moves(position, legs)
         analysis = []
         if cube := self.game.pending_cube.pop(side, None):
             analysis.append(cube)
@@ -429,18 +423,31 @@ class _MatchReader:
             analysis.append(Evaluation("move", _level(_int(record, 2472)), played,
                                        None if played is None or best is None else _equity(best),
                                        None if luck == NOT_ANALYSED else _equity(luck)))
-        self.game.add(Action(side, "roll", (dice[0], dice[1]), None if moves is None else tuple(moves),
-                             line=self.number,
+        self.game.add(Action(side, "roll", (dice[0], dice[1]), moves, line=self.number, column=1,
                              comments=self.comment(_int(record, 2524)), analysis=tuple(analysis)))
 
-    def possible(self, position: list[int]) -> bool:
+    def moves(self, position: list[int], legs: tuple[int, ...]) -> tuple[Move, ...] | None:
+        """The play of a move record's legs (0-based points, 24 the bar, below 0 off; -1 after the
+        last): None when the play is not recorded (all zeros: the side resigned instead)."""
+        if legs[:2] == (0, 0):
+            return None
+        moves = []
+        for start, end in zip(legs[::2], legs[1::2]):
+            if start == -1:
+                break
+            if not (0 <= start <= 24 and -6 <= end < start and end <= 23) or start - max(end, -1) > 6:
+                raise _BadRecord(f"expected a checker move from a point 1-25 at most 6 points down, found "
+                                 f"{start + 1} to {end + 1}")
+            moves.append(self.move(position, start + 1, max(end + 1, OFF)))
+        return tuple(moves)
+
+    @staticmethod
+    def check_possible(position: list[int]) -> None:
         mine = sum(count for count in position if count > 0)
         theirs = -sum(count for count in position if count < 0)
         if mine > CHECKERS or theirs > CHECKERS or position[25] < 0 or position[0] > 0:
-            self.error(f"impossible position before the move: {mine} and {theirs} checkers (at most {CHECKERS} "
-                       "a side), or a side's checkers on the other's bar")
-            return False
-        return True
+            raise _BadRecord(f"impossible position before the move: {mine} and {theirs} checkers (at most "
+                             f"{CHECKERS} a side), or a side's checkers on the other's bar")
 
     @staticmethod
     def move(position: list[int], start: int, end: int) -> Move:
@@ -465,7 +472,7 @@ class _MatchReader:
         game.record.result = f"{points}-0" if winner == WHITE else f"0-{points}"
         if termination >= 100:  # resigned (+100) or settled (+1000): the loser gave the points up
             game.record.tags["Termination"] = "resign"
-            game.add(Action(other(winner), "resign", value=points, line=self.number))
+            game.add(Action(other(winner), "resign", value=points, line=self.number, column=1))
         elif termination == 0:
             game.record.tags["Termination"] = "drop"
 
