@@ -37,7 +37,7 @@ RECORD_BYTES = 2560
 _TRAILER = struct.Struct("<IiiiiB")  # archive CRC, member count, version, directory size, archive size, packed
 _TRAILER_BYTES = 36
 _MEMBER_BYTES = 532  # name string[255], path string[255], original size, packed size, start, CRC, level
-_CHUNK = 1 << 16
+_CHUNK = 1 << 10  # small: the records before a damage are kept
 NOT_ANALYSED = -1000.0
 
 (HEADER_MATCH, HEADER_GAME, CUBE, MOVE, FOOTER_GAME, FOOTER_MATCH) = range(6)
