@@ -4,19 +4,23 @@ same games, keep comments and XG's analysis; bad files give a clear error, never
 from __future__ import annotations
 
 import io
+import json
 import shutil
 import struct
 import subprocess
 import zlib
 from pathlib import Path
 
+import jsonschema
 import pytest
 from click.testing import CliRunner
 
 from nardy_cli.cli import cli
 from nardy_cli.corpus import read_source
+from nardy_cli import notations
 from nardy_cli.notations import mat, sgf, xg
-from nardy_cli.record import BLACK, WHITE, GameRecord
+from nardy_cli.notations.jsonl import game_to_dict
+from nardy_cli.record import BLACK, WHITE, Evaluation, GameRecord
 from nardy_cli.replay import replay
 from nardy_cli.sources import InputError, iter_sources
 
@@ -141,7 +145,8 @@ def test_gnubg_imports_the_mat_conversion_with_the_same_games(tmp_path, path):
     converted = tmp_path / f"{path.stem}.mat"
     with converted.open("w", encoding="utf-8") as out:
         warnings = mat.write_games(games, out)
-    assert all(warning.endswith("comments dropped: MAT has no comments") for warning in warnings)
+    assert all(warning.endswith(("comments dropped: MAT has no comments", "analysis dropped: MAT has no analysis"))
+               for warning in warnings)
     imported = gnubg_games(tmp_path, converted)
     assert gnubg_view(imported) == gnubg_view(games)
     if path.name in TWINS:
@@ -340,3 +345,64 @@ def test_comments_of_a_made_file_attach_to_their_move():
     assert errors == []
     assert games[0].actions[0].comments == ["one\ntwo"]
 
+
+
+# --- the analysis in other notations ---------------------------------------------------------------
+
+
+@needs_corpus
+@pytest.mark.parametrize("target", ["ntn", "jsonl", "json"])
+@pytest.mark.parametrize("path", XG_FILES, ids=lambda path: path.name)
+def test_ntn_and_json_keep_the_analysis_exactly(path, target):
+    games = read_xg(path.name)
+    out = io.StringIO()
+    assert notations.writer(target)(games, out) == []
+    back = list(notations.notation(target).read_games(io.StringIO(out.getvalue()), "back"))
+    assert [game_to_dict(game) for game in back] == [game_to_dict(game) for game in games]
+    assert sum(len(action.analysis) for game in back for action in game.actions) > 100
+
+
+@needs_corpus
+def test_json_with_analysis_matches_the_schema():
+    schema = json.loads((ROOT / "formats/nardy-game.schema.json").read_text(encoding="utf-8"))
+    for game in read_xg(HSBT):
+        jsonschema.validate(game_to_dict(game), schema)
+
+
+def test_the_ntn_analysis_form_of_formats_ntn_md():
+    text = ('[Variant "short"]\n\n'
+            "1. 31: 8/5 6/5  { [%analysis move played=-0.5 best=-0.25 luck=1e-06 level=\"3-ply red\"] }  { nice }\n"
+            "1... double 2  { [%analysis cube played=1.0 best=1.0 level=XGRoller++] }\n"
+            "2. drop  { [%analysis take level=4-ply best=-1 played=-1.0] }\n1-0\n")
+    game, = notations.notation("ntn").read_games(io.StringIO(text), "hand")
+    assert game.errors == []
+    assert [(a.kind, a.comments, a.analysis) for a in game.actions] == [
+        ("roll", ["nice"], (Evaluation("move", "3-ply red", -0.5, -0.25, 1e-06),)),
+        ("double", [], (Evaluation("cube", "XGRoller++", 1.0, 1.0),)),
+        ("drop", [], (Evaluation("take", "4-ply", -1.0, -1.0),))]
+
+
+@pytest.mark.parametrize("comment, message", [
+    ("[%analysis guess played=1]", "an analysis decision must be one of move, cube, take, found 'guess'"),
+    ("[%analysis move played=x1]", "expected a number after played=, found 'x1'"),
+    ("[%analysis move played=nan]", "expected a finite number after played=, found 'nan'"),
+    ("[%analysis move depth=3]", "unknown analysis field 'depth': expected level, played, best, luck"),
+    ("[%analysis move played=1", "expected an analysis like"),
+])
+def test_a_badly_written_ntn_analysis_is_reported(comment, message):
+    text = f'[Variant "short"]\n\n1. 31: 8/5 6/5  {{ {comment} }}\n*\n'
+    game, = notations.notation("ntn").read_games(io.StringIO(text), "hand")
+    assert len(game.errors) == 1 and message in game.errors[0].message
+    assert game.actions[0].analysis == () and game.actions[0].comments == []
+
+
+@pytest.mark.parametrize("item, message", [
+    ({"decision": "move", "played": "0.1"}, "action 1: an analysis \"played\" must be a number"),
+    ({"decision": "move", "depth": 3}, "action 1: unknown analysis field 'depth'"),
+    ("move", "action 1: an analysis must be an object, found str"),
+])
+def test_a_malformed_json_analysis_is_reported(item, message):
+    data = {"tags": {"Variant": "short"}, "result": None,
+            "actions": [{"side": "w", "kind": "roll", "dice": [3, 1], "play": "8/5 6/5", "analysis": [item]}]}
+    game, = notations.notation("jsonl").read_games(io.StringIO(json.dumps(data) + "\n"), "j")
+    assert len(game.errors) == 1 and game.errors[0].message.startswith(message)

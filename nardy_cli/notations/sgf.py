@@ -1061,6 +1061,8 @@ class _GameTree:
         tracker = _PlayTracker(self.variant, self.start)
         actions = self.record.actions
         nodes: list[str] = []
+        if any(action.analysis for action in actions):
+            self.warnings.append("analysis dropped: nardy writes no analysis into SGF")
         for number, action in enumerate(actions, 1):
             where = f"action {number} ({action.side} {action.kind})"
             letter = SIDE_LETTER.get(action.side)
