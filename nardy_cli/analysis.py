@@ -40,7 +40,7 @@ def from_dict(data: Any) -> Evaluation:
         raise AnalysisError(f"an analysis must be an object, found {type(data).__name__}")
     unknown = set(data) - {"decision", "level", *NUMBERS}
     if unknown:
-        raise AnalysisError(f"unknown analysis field {sorted(unknown)[0]!r}: expected decision, level, "
+        raise AnalysisError(f"unknown analysis field {min(unknown)!r}: expected decision, level, "
                             f"{', '.join(NUMBERS)}")
     level = data.get("level", "")
     if not isinstance(level, str):

@@ -15,9 +15,9 @@ import jsonschema
 import pytest
 from click.testing import CliRunner
 
+from nardy_cli import notations
 from nardy_cli.cli import cli
 from nardy_cli.corpus import read_source
-from nardy_cli import notations
 from nardy_cli.notations import mat, sgf, xg
 from nardy_cli.notations.jsonl import game_to_dict
 from nardy_cli.record import BLACK, WHITE, Evaluation, GameRecord
