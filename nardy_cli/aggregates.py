@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .corpus import CorpusGame
+from .play_quality import Quality, QualityTotals, game_quality
 from .record import BLACK, WHITE
 from .replay import GameReplay, first_roll_not_double
 from .validate import finding_dict
@@ -125,13 +126,14 @@ class GameStats:
     rolls: dict[str, tuple[int, ...]]
     findings: tuple[dict[str, Any], ...] = ()
     turns: tuple[dict[str, Any], ...] = ()
+    quality: dict[str, Quality] = field(default_factory=dict)  # by player, from the record's analysis
 
 
 def game_stats(game: CorpusGame, result: GameReplay, *, with_turns: bool = False) -> GameStats:
     """The :class:`GameStats` of one replayed game; its turn rows only ``with_turns``."""
     return GameStats(game_row(game, result), game_rolls(game, result),
                      tuple(finding_dict(game, result, finding) for finding in result.findings),
-                     tuple(turn_rows(game, result)) if with_turns else ())
+                     tuple(turn_rows(game, result)) if with_turns else (), game_quality(game.record))
 
 
 # --- aggregates ---------------------------------------------------------------------------
@@ -187,6 +189,7 @@ class Aggregates:
         self.rolls: dict[str, list[int]] = {}  # by player
         self.games = self.turns = self.legal = self.findings = 0
         self.first_findings: list[dict[str, Any]] = []  # the first FINDINGS_KEPT, for reports
+        self.quality = QualityTotals()  # error rates and luck, from games whose record carries analysis
 
     def _totals(self, by: str, key: Any) -> GroupTotals:
         group = self.groups[by]
@@ -218,6 +221,7 @@ class Aggregates:
         room = FINDINGS_KEPT - len(self.first_findings)
         if room > 0:
             self.first_findings.extend(stats.findings[:room])
+        self.quality.add(stats.quality)
 
     def lengths(self, by: str = "variant") -> dict[Any, Counter[int]]:
         """Game lengths per ``by`` group: how many games had each number of turns."""

@@ -120,21 +120,28 @@ def load_game(path: str, number: int, rules: tuple[str, ...]) -> tuple[CorpusGam
 # --- stats -------------------------------------------------------------------------------
 
 
-def format_statistics(summary: pd.DataFrame, fairness: pd.DataFrame, output_format: str, lang: str) -> str:
-    """The summary and dice-fairness tables as text, Markdown, CSV (the summary) or JSON."""
-    from .stats import fairness_display, markdown_table, summary_display
+def format_statistics(summary: pd.DataFrame, fairness: pd.DataFrame, output_format: str, lang: str,
+                      quality: pd.DataFrame | None = None) -> str:
+    """The summary and dice-fairness tables, and the error rates and luck of analysed games
+    (``quality``, when there are any), as text, Markdown, CSV (the summary) or JSON."""
+    from .stats import fairness_display, markdown_table, quality_display, summary_display
 
+    if quality is not None and quality.empty:
+        quality = None
     if output_format == "csv":
         return summary.to_csv().rstrip("\n")
     if output_format == "json":
-        return json.dumps({"by": summary.index.name,
-                           "summary": json.loads(summary.reset_index().to_json(orient="records")),
-                           "dice": json.loads(fairness.reset_index().to_json(orient="records"))},
-                          ensure_ascii=False, indent=2)
-    tables = (summary_display(summary, lang), fairness_display(fairness, lang))
+        data = {"by": summary.index.name, "summary": json.loads(summary.reset_index().to_json(orient="records")),
+                "dice": json.loads(fairness.reset_index().to_json(orient="records"))}
+        if quality is not None:
+            data["analysis"] = json.loads(quality.reset_index().to_json(orient="records"))
+        return json.dumps(data, ensure_ascii=False, indent=2)
+    tables = [summary_display(summary, lang), fairness_display(fairness, lang)]
+    headings = [tr(f"title_{'players' if summary.index.name == 'player' else 'summary'}", lang), tr("title_dice", lang)]
+    if quality is not None:
+        tables.append(quality_display(quality, lang))
+        headings.append(tr("title_quality", lang))
     if output_format == "md":
-        headings = (tr(f"title_{'players' if summary.index.name == 'player' else 'summary'}", lang),
-                    tr("title_dice", lang))
         return "\n\n".join(f"## {heading}\n\n{markdown_table(table)}" for heading, table in zip(headings, tables))
     return "\n\n".join(table.to_string(index=False) for table in tables)
 
@@ -177,10 +184,11 @@ def stats_command(paths: tuple[str, ...], input_format: str | None, encoding: st
         from .report import write_report
 
         click.echo(f"report written to {write_report(out_dir, aggregates, lang, force=True)}", err=True)
-    from .stats import dice_counts, dice_fairness, summarize
+    from .stats import dice_counts, dice_fairness, quality_summary, summarize
 
     fairness = dice_fairness(dice_counts(aggregates, total=True))
-    click.echo(format_statistics(summarize(aggregates, by), fairness, output_format, lang))
+    click.echo(format_statistics(summarize(aggregates, by), fairness, output_format, lang,
+                                 quality_summary(aggregates)))
     exit_status(unreadable)
 
 

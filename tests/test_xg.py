@@ -106,8 +106,8 @@ def test_analysis_of_a_checker_play_and_a_cube_action():
     assert (eleven.side, eleven.dice) == (BLACK, (1, 1))
     cube, move = eleven.analysis
     assert (move.decision, move.level, move.played, move.best, move.luck) == (
-        "move", "XGRoller++", -0.267779, -0.211639, -0.034544)
-    assert move.lost == pytest.approx(0.05614)
+        "move", "XGRoller++", -0.267778, -0.211639, -0.034544)
+    assert move.lost == pytest.approx(0.056139)
     assert cube.decision == "cube" and cube.lost == 0
     double, drop = game.actions[-2:]
     assert (double.kind, drop.kind) == ("double", "drop")

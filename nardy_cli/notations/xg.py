@@ -19,7 +19,7 @@ import re
 import struct
 import zlib
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import IO
 
@@ -165,6 +165,12 @@ def _time(days: float) -> str | None:
 
 def _equity(value: float) -> float:
     return round(value, 6)
+
+
+def _judged(decision: str, level: str, played: float, lost: float) -> Evaluation:
+    """An evaluation whose equity lost is ``lost`` (XG's figure, rounded like the equities)."""
+    played = _equity(played)
+    return Evaluation(decision, level, played, _equity(played + _equity(lost)))
 
 
 def _level(number: int) -> str:
@@ -376,7 +382,8 @@ class _MatchReader:
         answer_analysis = tuple(e for e in judged[1:] if e)
         if answer == 2 or beaver == 1:
             game.cube_value *= 2
-            game.add(Action(taker, "beaver", value=game.cube_value, line=self.number, column=1, analysis=answer_analysis))
+            game.add(Action(taker, "beaver", value=game.cube_value, line=self.number, column=1,
+                            analysis=answer_analysis))
             if raccoon == 1:
                 game.cube_value *= 2
                 game.add(Action(side, "beaver", value=game.cube_value, line=self.number, column=1))
@@ -387,19 +394,18 @@ class _MatchReader:
 
     def cube_judgements(self, record: bytes, side: str, doubled: bool,
                         answer: int) -> tuple[Evaluation | None, Evaluation | None]:
-        """XG's judgement of the decision to double (or not) and of the answer, from the deciding
-        side's point of view: the equities of no double, double/take and double/pass."""
+        """XG's judgement of the decision to double (or not) and of the answer, each from the deciding
+        side's point of view: the equity of the choice made (no double, double/take or double/pass)
+        and that equity plus XG's stored error (so the equity lost is exactly XG's figure)."""
         error_cube, error_take = _double(record, 200), _double(record, 216)
         level = _level(_int(record, 232))
         no_double, take, drop = (_single(record, 64 + offset) for offset in (88, 92, 96))
-        proper = min(take, drop)
         cube = None
         if error_cube != NOT_ANALYSED:
-            cube = Evaluation("cube", level, _equity(proper if doubled else no_double),
-                              _equity(max(no_double, proper)))
+            cube = _judged("cube", level, min(take, drop) if doubled else no_double, error_cube)
         answered = None
         if doubled and error_take != NOT_ANALYSED and answer in (0, 1, 2):
-            answered = Evaluation("take", level, _equity(-drop if answer == 0 else -take), _equity(max(-take, -drop)))
+            answered = _judged("take", level, -drop if answer == 0 else -take, -error_take)
         return cube, answered
 
     def read_move(self, record: bytes) -> None:
@@ -416,13 +422,15 @@ class _MatchReader:
         if cube := self.game.pending_cube.pop(side, None):
             analysis.append(cube)
         error, luck = _double(record, 2312), _double(record, 2320)
-        count = _int(record, 124 + 64)
-        best = max((_single(record, 124 + 1284 + 28 * k + 24) for k in range(min(max(count, 0), 32))), default=None)
-        if error != NOT_ANALYSED and best is not None or luck != NOT_ANALYSED:
-            played = None if error == NOT_ANALYSED or best is None else _equity(best + error)
-            analysis.append(Evaluation("move", _level(_int(record, 2472)), played,
-                                       None if played is None or best is None else _equity(best),
-                                       None if luck == NOT_ANALYSED else _equity(luck)))
+        count = _int(record, 124 + 64)  # the plays XG evaluated, best first: one when the play was forced
+        level = _level(_int(record, 2472))
+        judged = None
+        if error != NOT_ANALYSED and count > 1:
+            best = max(_single(record, 124 + 1284 + 28 * k + 24) for k in range(min(count, 32)))
+            judged = _judged("move", level, _equity(best) + error, -error)
+        if judged or luck != NOT_ANALYSED:
+            analysis.append(replace(judged or Evaluation("move", level),
+                                    luck=None if luck == NOT_ANALYSED else _equity(luck)))
         self.game.add(Action(side, "roll", (dice[0], dice[1]), moves, line=self.number, column=1,
                              comments=self.comment(_int(record, 2524)), analysis=tuple(analysis)))
 
