@@ -181,11 +181,16 @@ def read_lines(source: Source, encoding: str | None = None) -> Iterator[str]:
 def read_bytes(source: Source, limit: int) -> bytes:
     """The whole content of ``source`` (decompressed), for a binary notation; an input that cannot
     be read, or is longer than ``limit`` bytes, raises :class:`InputError`."""
+    chunks: list[bytes] = []
+    size = 0
     try:
         with source.open() as stream:
-            data = stream.read(limit + 1)
+            while size <= limit and (chunk := stream.read(CHUNK_BYTES)):  # read(limit) would allocate limit
+                chunks.append(chunk)
+                size += len(chunk)
     except _OPEN_ERRORS as error:
         raise _unreadable_error(source.name, error, 0) from None
+    data = b"".join(chunks)
     if len(data) > limit:
         raise InputError(f"{source.name}: longer than {limit >> 20} MiB, too long for a file of its notation; check "
                          "that it is the file meant")

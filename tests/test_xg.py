@@ -8,6 +8,7 @@ import json
 import shutil
 import struct
 import subprocess
+import sys
 import zlib
 from pathlib import Path
 
@@ -406,3 +407,11 @@ def test_a_malformed_json_analysis_is_reported(item, message):
             "actions": [{"side": "w", "kind": "roll", "dice": [3, 1], "play": "8/5 6/5", "analysis": [item]}]}
     game, = notations.notation("jsonl").read_games(io.StringIO(json.dumps(data) + "\n"), "j")
     assert len(game.errors) == 1 and game.errors[0].message.startswith(message)
+
+
+@needs_corpus
+def test_the_benchmark_runs_at_a_tiny_size():
+    run = subprocess.run([sys.executable, str(ROOT / "bench/bench_xg.py"), "--corpus", str(XG_DIR), "--files", "3",
+                          "--rounds", "1", "--jobs", "1"], capture_output=True, text=True, timeout=300, check=False)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.count("games/s") == 2 and "MiB held" in run.stdout

@@ -19,7 +19,7 @@ import re
 import struct
 import zlib
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import IO
 
@@ -37,8 +37,10 @@ RECORD_BYTES = 2560
 _TRAILER = struct.Struct("<IiiiiB")  # archive CRC, member count, version, directory size, archive size, packed
 _TRAILER_BYTES = 36
 _MEMBER_BYTES = 532  # name string[255], path string[255], original size, packed size, start, CRC, level
-_CHUNK = 1 << 10  # small: the records before a damage are kept
+_CHUNK = 1 << 14
 NOT_ANALYSED = -1000.0
+_EQUITIES = struct.Struct("<224f")  # a move record's evaluations: 32 plays × 7 figures, the equity last
+_POSITION = struct.Struct("<26b")
 
 (HEADER_MATCH, HEADER_GAME, CUBE, MOVE, FOOTER_GAME, FOOTER_MATCH) = range(6)
 RECORD_TYPES = 7  # the seventh (tsMissing) holds nothing for a game record
@@ -94,11 +96,21 @@ def _members(payload: bytes) -> dict[str, _Member]:
 
 def _records(packed: bytes) -> Iterator[bytes]:
     """The 2,560-byte records of the zlib stream ``packed``, as they are decompressed; zlib.error
-    on damage, ValueError when the stream ends inside a record or is cut short."""
+    on damage (after every whole record before it), ValueError when the stream is cut short."""
     stream = zlib.decompressobj()
     pending = b""
     for offset in range(0, len(packed), _CHUNK):
-        pending += stream.decompress(packed[offset:offset + _CHUNK])
+        chunk = packed[offset:offset + _CHUNK]
+        saved = stream.copy()
+        try:
+            pending += stream.decompress(chunk)
+        except zlib.error:  # again in small pieces, to give every record before the damage
+            stream = saved
+            for piece in range(0, len(chunk), 64):
+                pending += stream.decompress(chunk[piece:piece + 64])
+                whole = len(pending) - len(pending) % RECORD_BYTES
+                yield from (pending[start:start + RECORD_BYTES] for start in range(0, whole, RECORD_BYTES))
+                pending = pending[whole:]
         whole = len(pending) - len(pending) % RECORD_BYTES
         for start in range(0, whole, RECORD_BYTES):
             yield pending[start:start + RECORD_BYTES]
@@ -142,7 +154,7 @@ def _unicode(record: bytes, offset: int) -> str:
 def _position(record: bytes, offset: int) -> list[int]:
     """A ``PositionEngine``: 26 signed counts, the side on roll's checkers positive, by its point
     numbers (25 its bar), the opponent's negative (0 the opponent's bar)."""
-    return list(struct.unpack_from("<26b", record, offset))
+    return list(_POSITION.unpack_from(record, offset))
 
 
 def _text(value: str) -> str:
@@ -167,10 +179,11 @@ def _equity(value: float) -> float:
     return round(value, 6)
 
 
-def _judged(decision: str, level: str, played: float, lost: float) -> Evaluation:
-    """An evaluation whose equity lost is ``lost`` (XG's figure, rounded like the equities)."""
+def _played_best(played: float, lost: float) -> tuple[float, float]:
+    """The equities of the choice made and of the best, so that the equity lost is ``lost`` (XG's
+    figure), both rounded like every equity kept."""
     played = _equity(played)
-    return Evaluation(decision, level, played, _equity(played + _equity(lost)))
+    return played, _equity(played + _equity(lost))
 
 
 def _level(number: int) -> str:
@@ -402,10 +415,10 @@ class _MatchReader:
         no_double, take, drop = (_single(record, 64 + offset) for offset in (88, 92, 96))
         cube = None
         if error_cube != NOT_ANALYSED:
-            cube = _judged("cube", level, min(take, drop) if doubled else no_double, error_cube)
+            cube = Evaluation("cube", level, *_played_best(min(take, drop) if doubled else no_double, error_cube))
         answered = None
         if doubled and error_take != NOT_ANALYSED and answer in (0, 1, 2):
-            answered = _judged("take", level, -drop if answer == 0 else -take, -error_take)
+            answered = Evaluation("take", level, *_played_best(-drop if answer == 0 else -take, -error_take))
         return cube, answered
 
     def read_move(self, record: bytes) -> None:
@@ -424,13 +437,12 @@ class _MatchReader:
         error, luck = _double(record, 2312), _double(record, 2320)
         count = _int(record, 124 + 64)  # the plays XG evaluated, best first: one when the play was forced
         level = _level(_int(record, 2472))
-        judged = None
+        played = best = None
         if error != NOT_ANALYSED and count > 1:
-            best = max(_single(record, 124 + 1284 + 28 * k + 24) for k in range(min(count, 32)))
-            judged = _judged("move", level, _equity(best) + error, -error)
-        if judged or luck != NOT_ANALYSED:
-            analysis.append(replace(judged or Evaluation("move", level),
-                                    luck=None if luck == NOT_ANALYSED else _equity(luck)))
+            top = max(_EQUITIES.unpack_from(record, 124 + 1284)[6::7][:count])  # each play's 7th figure
+            played, best = _played_best(_equity(top) + error, -error)
+        if played is not None or luck != NOT_ANALYSED:
+            analysis.append(Evaluation("move", level, played, best, None if luck == NOT_ANALYSED else _equity(luck)))
         self.game.add(Action(side, "roll", (dice[0], dice[1]), moves, line=self.number, column=1,
                              comments=self.comment(_int(record, 2524)), analysis=tuple(analysis)))
 
@@ -451,8 +463,8 @@ class _MatchReader:
 
     @staticmethod
     def check_possible(position: list[int]) -> None:
-        mine = sum(count for count in position if count > 0)
-        theirs = -sum(count for count in position if count < 0)
+        mine = sum(filter((0).__lt__, position))
+        theirs = -sum(filter((0).__gt__, position))
         if mine > CHECKERS or theirs > CHECKERS or position[25] < 0 or position[0] > 0:
             raise _BadRecord(f"impossible position before the move: {mine} and {theirs} checkers (at most "
                              f"{CHECKERS} a side), or a side's checkers on the other's bar")
