@@ -415,3 +415,14 @@ def test_the_benchmark_runs_at_a_tiny_size():
                           "--rounds", "1", "--jobs", "1"], capture_output=True, text=True, timeout=300, check=False)
     assert run.returncode == 0, run.stderr
     assert run.stdout.count("games/s") == 2 and "MiB held" in run.stdout
+
+
+def test_a_game_from_a_position_of_its_own_is_an_error_not_a_wrong_replay():
+    header = game_header(1)
+    elsewhere = struct.pack("<26b", 0, -15, *([0] * 22), 15, 0)
+    header = header[:21] + elsewhere + header[47:]
+    games, errors = read_bytes(pack([match_header(), header, move(1, (3, 1), (7, 4, 5, 4)), footer(-1, 1, 101)]))
+    assert errors == []
+    assert [error.message for error in games[0].errors] == [
+        "record 2: the game starts from a position of its own, which nardy does not read from XG files yet"]
+    assert replay(games[0]).findings

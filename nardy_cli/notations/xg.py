@@ -45,6 +45,9 @@ _POSITION = struct.Struct("<26b")
 (HEADER_MATCH, HEADER_GAME, CUBE, MOVE, FOOTER_GAME, FOOTER_MATCH) = range(6)
 RECORD_TYPES = 7  # the seventh (tsMissing) holds nothing for a game record
 
+_START = [0, -2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2, 0]
+"""The usual start as a ``PositionEngine`` (player 1's checkers positive, by its point numbers)."""
+
 VARIATIONS = {0: "backgammon", 1: "Nackgammon", 2: "Hypergammon", 3: "Longgammon"}
 LEVELS = {0: "1-ply", 1: "2-ply", 2: "3-ply", 12: "3-ply red", 3: "4-ply", 4: "5-ply", 5: "6-ply", 6: "7-ply",
           100: "Rollout", 998: "book", 999: "book", 1000: "XGRoller", 1001: "XGRoller+", 1002: "XGRoller++"}
@@ -371,6 +374,10 @@ class _MatchReader:
             if elo := tags.get(side + "Elo"):
                 tags[side + "Rating"] = elo.split("/", 1)[0]
         game = GameRecord(tags=tags, source=self.source, line=self.number)
+        start = _position(record, 21)
+        if any(start) and start != _START:
+            game.errors.append(RecordError(self.number, 1, f"record {self.number}: the game starts from a position "
+                                                          "of its own, which nardy does not read from XG files yet"))
         game.comments = list(self.match_comments) + self.comment(_int(record, 56))
         self.match_comments = []
         self.game = _Game(game, footer_comment=_int(record, 60))
