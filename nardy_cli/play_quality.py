@@ -44,7 +44,8 @@ class Quality:
 
     @property
     def luck_per_game(self) -> float | None:
-        return self.luck / self.games if self.games else None
+        """The mean luck per game; None when no roll's luck is known."""
+        return self.luck / self.games if self.games and self.rolls else None
 
 
 def game_quality(record: GameRecord) -> dict[str, Quality]:
@@ -86,5 +87,5 @@ class QualityTotals:
     def rows(self) -> list[dict[str, object]]:
         """One row per player, in order of their first analysed game."""
         return [{"player": player, "games": q.games, "decisions": q.decisions, "equity_lost": q.lost,
-                 "error_rate": q.error_rate, "blunders": q.blunders, "luck": q.luck,
-                 "luck_per_game": q.luck_per_game} for player, q in self.players.items()]
+                 "error_rate": q.error_rate, "blunders": q.blunders, "luck": q.luck if q.rolls else None,
+                 "luck_per_game": q.luck_per_game if q.rolls else None} for player, q in self.players.items()]

@@ -126,3 +126,33 @@ def test_stats_prints_the_table_only_for_analysed_games(tmp_path):
 def test_corpus_game_quality_ships_with_its_stats():
     game = CorpusGame("x", 1, analysed_game())
     assert game_stats(game, replay(game.record)).quality == game_quality(game.record)
+
+
+# --- GNU Backgammon's analysis in SGF ---------------------------------------------------------------
+
+
+def test_gnubg_move_analysis_in_sgf_is_read():
+    from io import StringIO
+
+    from nardy_cli.notations import sgf
+
+    text = ("(;FF[4]GM[6]PW[Ann]PB[Bob]MI[length:1][game:0][ws:0][bs:0]"
+            ";W[31fehe]A[1][ihhe E ver 3 0.5 0.1 0 0.1 0 0.25 2C 0 1 0 1][fehe E ver 3 0.5 0.1 0 0.1 0 0.1 2C 0 1 0 1]"
+            "LU[0.125];B[31fehe]A[0][fehe E ver 3 0.5 0.1 0 0.1 0 0.1 0C 0 1 0 1]LU[-inf])")
+    game, = sgf.read_games(StringIO(text))
+    assert game.errors == []
+    assert [action.analysis for action in game.actions] == [
+        (Evaluation("move", "gnubg 2-ply", 0.1, 0.25, 0.125),), ()]
+    quality = game_quality(game)
+    assert (quality["Ann"].decisions, quality["Ann"].lost, quality["Ann"].luck) == (1, pytest.approx(0.15), 0.125)
+
+
+@needs_corpus
+def test_an_analysed_gnubg_match_gives_error_rates():
+    path = CORPORA / "xg" / "charlot1-charlot2_7p_2025-11-08-2305.sgf"
+    aggregates = Aggregates()
+    for game in iter_games([str(path)], on_error=pytest.fail):
+        aggregates.add(game_stats(game, replay(game.record)))
+    table = quality_summary(aggregates)
+    assert list(table.index) == ["charlot1", "charlot2"]
+    assert (table["decisions"] > 50).all() and table["luck"].isna().all()  # this file was saved without luck

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import shutil
 import struct
 import subprocess
@@ -426,3 +427,23 @@ def test_a_game_from_a_position_of_its_own_is_an_error_not_a_wrong_replay():
     assert [error.message for error in games[0].errors] == [
         "record 2: the game starts from a position of its own, which nardy does not read from XG files yet"]
     assert replay(games[0]).findings
+
+
+@pytest.mark.skipif(GNUBG is None, reason="GNU Backgammon (gnubg) is not installed")
+@needs_corpus
+def test_gnubg_loads_the_sgf_conversion_with_its_analysis_property(tmp_path):
+    games = read_xg(HSBT)
+    converted, saved = tmp_path / "match.sgf", tmp_path / "gnubg.sgf"
+    with converted.open("w", encoding="utf-8") as out:
+        assert sgf.write_games(games, out) == []
+    assert "NA[move played=" in converted.read_text(encoding="utf-8")
+    back = list(sgf.read_games(io.StringIO(converted.read_text(encoding="utf-8"))))
+    assert [[action.analysis for action in game.actions] for game in back] == [
+        [action.analysis for action in game.actions] for game in games]
+    run = subprocess.run([str(GNUBG), "-t", "-q", "-r"], input=f'load match "{converted}"\nsave match "{saved}"\n',
+                         capture_output=True, text=True, timeout=120, check=False)
+    output = run.stdout + run.stderr
+    assert [line for line in output.splitlines() if str(converted) in line or re.search(r"(?i)warning|error", line)] \
+        == []
+    with saved.open(encoding="utf-8") as lines:
+        assert gnubg_view(list(sgf.read_games(lines))) == gnubg_view(games)
