@@ -18,8 +18,8 @@ from .output import atomic_output
 from .aggregates import FINDING_COLUMNS, GROUPINGS, Aggregates
 from .labels import tr
 from .tables import REPORT_PAGE, report_folder
-from .stats import (dice_counts, dice_fairness, fairness_display, outcome_counts, outcomes_display, summarize,
-                    summary_display)
+from .stats import (dice_counts, dice_fairness, fairness_display, outcome_counts, outcomes_display, quality_display,
+                    quality_summary, summarize, summary_display)
 
 SHOWN_FINDING_COLUMNS = ("path", "game", "turn", "side", "action", "code", "message", "option")
 
@@ -42,6 +42,8 @@ def report_tables(aggregates: Aggregates) -> dict[str, pd.DataFrame]:
     tables["outcomes_by_variant"] = outcome_counts(aggregates, "variant")
     tables["dice_counts"] = dice_counts(aggregates, total=True)
     tables["dice_fairness"] = dice_fairness(tables["dice_counts"])
+    if aggregates.quality.players:  # only games whose records carry a program's analysis
+        tables["analysis_by_player"] = quality_summary(aggregates)
     return tables
 
 
@@ -95,6 +97,8 @@ def render_html(aggregates: Aggregates, tables: dict[str, pd.DataFrame], charts:
         section("title_dice", _html_table(fairness_display(tables["dice_fairness"], lang)), chart("dice")),
         section("title_findings", _findings_html(aggregates, lang)),
     ]
+    if "analysis_by_player" in tables:
+        body.insert(3, section("title_quality", _html_table(quality_display(tables["analysis_by_player"], lang))))
     return (f'<!DOCTYPE html>\n<html lang="{lang}">\n<head>\n<meta charset="utf-8">\n'
             f"<title>{html.escape(tr('title_report', lang))}</title>\n<style>{_STYLE}</style>\n</head>\n"
             f"<body>\n" + "\n".join(body) + "\n</body>\n</html>\n")

@@ -156,3 +156,14 @@ def test_an_analysed_gnubg_match_gives_error_rates():
     table = quality_summary(aggregates)
     assert list(table.index) == ["charlot1", "charlot2"]
     assert (table["decisions"] > 50).all() and table["luck"].isna().all()  # this file was saved without luck
+
+
+@needs_corpus
+def test_the_report_has_the_analysis_table(tmp_path):
+    path = CORPORA / "xg" / "hsbt-paris-2023-unger-job-7pt.xg"
+    result = CliRunner().invoke(cli, ["stats", "--quiet", "--out", str(tmp_path / "report"), str(path)])
+    assert result.exit_code == 0, result.output
+    table = (tmp_path / "report" / "analysis_by_player.csv").read_text(encoding="utf-8").splitlines()
+    assert table[0] == "player,games,decisions,equity_lost,error_rate,blunders,luck,luck_per_game"
+    assert [line.split(",")[0] for line in table[1:]] == ["Kévin Unger", "Maxence Job"]
+    assert "Error rates and luck" in (tmp_path / "report" / "report.html").read_text(encoding="utf-8")
