@@ -447,3 +447,8 @@ def test_gnubg_loads_the_sgf_conversion_with_its_analysis_property(tmp_path):
         == []
     with saved.open(encoding="utf-8") as lines:
         assert gnubg_view(list(sgf.read_games(lines))) == gnubg_view(games)
+
+
+def test_a_game_without_a_match_header_is_still_read():
+    games, errors = read_bytes(pack(game(1)))
+    assert errors == [] and [(g.tags["Game"], g.result) for g in games] == [("1", "0-1")]

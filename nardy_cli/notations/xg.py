@@ -256,11 +256,11 @@ class _Game:
     cube_value: int = 1
     footer_comment: int = -1
 
-    def add(self, action: Action) -> Action:
+    def add(self, action: Action) -> None:
+        """Add ``action``, numbered with the row it fills (as MAT and NTN lay actions out)."""
         self.cell = next_cell(self.cell, action.side)
         action.number = self.cell[0]
         self.record.actions.append(action)
-        return action
 
 
 class _MatchReader:
@@ -271,6 +271,7 @@ class _MatchReader:
         self.comments = comments
         self.tags: dict[str, str] = {"Variant": "short"}
         self.match_comments: list[str] = []
+        self.match_length: str | None = None
         self.game: _Game | None = None
         self.number = 0  # the record being read, from 1
 
