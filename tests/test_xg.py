@@ -452,3 +452,25 @@ def test_gnubg_loads_the_sgf_conversion_with_its_analysis_property(tmp_path):
 def test_a_game_without_a_match_header_is_still_read():
     games, errors = read_bytes(pack(game(1)))
     assert errors == [] and [(g.tags["Game"], g.result) for g in games] == [("1", "0-1")]
+
+
+@needs_corpus
+def test_workers_and_dask_read_xg_files_as_the_parent_does(dask_cluster, tmp_path):
+    from nardy_cli.parallel import map_games
+
+    (tmp_path / "bad.xg").write_bytes(b"RGMH" + bytes(30))
+    paths = [*map(str, XG_FILES), str(tmp_path / "bad.xg")]
+
+    def run(**options):
+        errors: list[str] = []
+        games = [game_to_dict(game.record) for game in map_games(paths, _record_of, on_error=errors.append, **options)]
+        return games, errors
+
+    sequential = run(jobs=1)
+    assert len(sequential[0]) == 27 and len(sequential[1]) == 1
+    assert run(jobs=2) == sequential
+    assert run(dask=dask_cluster) == sequential
+
+
+def _record_of(game):
+    return game
