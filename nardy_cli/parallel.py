@@ -372,7 +372,8 @@ def _stream(unit: _Unit, task: Task[R], tracker: CrawfordTracker, on_error: Call
     """A whole file too long to ship, read and run here as it streams, as the sequential run does:
     its memory does not grow with the file, though its games then run on this one process."""
     try:
-        for index, record in enumerate(_unit_records(unit), 1):
+        records = notations.notation(unit.notation).read_games(_unit_lines(unit), unit.source)
+        for index, record in enumerate(records, 1):
             yield task(CorpusGame(unit.source, index, record, tracker.is_crawford(unit.source, record)))
     except InputError as error:
         on_error(str(error))
