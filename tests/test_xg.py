@@ -474,3 +474,32 @@ def test_workers_and_dask_read_xg_files_as_the_parent_does(dask_cluster, tmp_pat
 
 def _record_of(game):
     return game
+
+
+def cube(side: int, doubled: int, answer: int, beaver: int = -1, raccoon: int = -1) -> bytes:
+    return record(2, {12: struct.pack("<5i", side, doubled, answer, beaver, raccoon), 200: struct.pack("<d", -1000),
+                      216: struct.pack("<d", -1000), 292: struct.pack("<i", -1)})
+
+
+def money_header() -> bytes:
+    return record(0, {9: b"\x05Alice", 50: b"\x03Bob", 92: struct.pack("<ii", 99999, 0), 102: b"\x01",
+                      552: struct.pack("<i", 1)})
+
+
+def test_beavers_raccoons_settlements_and_unfinished_games():
+    white_roll, black_roll = move(1, (3, 1), (7, 4, 5, 4)), move(-1, (3, 1), (7, 4, 5, 4))
+    records = [money_header(),
+               game_header(1), white_roll, cube(-1, 1, 2, 1, 1), black_roll, footer(-1, 8, 1001),
+               game_header(2), white_roll, cube(-1, 1, 1), footer(0, 0, 0)]
+    games, errors = read_bytes(pack(records))
+    assert errors == []
+    settled, unfinished = games
+    assert settled.tags["MatchLength"] == "0" and settled.tags["Beaver"] == "On"
+    assert [(a.side, a.kind, a.value) for a in settled.actions] == [
+        (WHITE, "roll", None), (BLACK, "double", 2), (WHITE, "beaver", 4), (BLACK, "roll", None),
+        (WHITE, "resign", 8)]
+    assert [error.message for error in settled.errors] == [
+        "record 4: a raccoon (the doubler redoubled the beaver to 8): nardy does not replay raccoons"]
+    assert (settled.result, settled.tags["Termination"]) == ("0-8", "resign")
+    assert [(a.side, a.kind) for a in unfinished.actions] == [(WHITE, "roll"), (BLACK, "double"), (WHITE, "take")]
+    assert unfinished.result is None and "Termination" not in unfinished.tags

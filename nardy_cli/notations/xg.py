@@ -339,7 +339,7 @@ class _MatchReader:
         tags = self.tags
         for tag, value in (("Site", text(283, 128, 1396)), ("Event", text(136, 128, 622)),
                            ("Round", text(417, 128, 1654)), ("Date", _date(_double(record, 128))),
-                           ("Time", _time(_double(record, 128))), ("MatchID", str(_int(record, 268))),
+                           ("Time", _time(_double(record, 128))), ("MatchID", str(_int(record, 268) or "")),
                            ("White", text(9, 40, 880)), ("Black", text(50, 40, 1138))):
             if value:
                 tags[tag] = value
@@ -348,7 +348,7 @@ class _MatchReader:
             if elo > 0:
                 tags[side + "Elo"] = f"{elo:.2f}/{_int(record, experience)}"
         length = _int(record, 92)
-        self.match_length = str(length) if 0 < length < 99999 else None
+        self.match_length = str(length) if 0 < length < 99999 else "0"  # 99999, unlimited: money play
         tags["CrawfordRule"] = "On" if record[100] else "Off"
         tags["Jacoby"] = "On" if record[101] else "Off"
         tags["Beaver"] = "On" if record[102] else "Off"
@@ -406,8 +406,8 @@ class _MatchReader:
             game.add(Action(taker, "beaver", value=game.cube_value, line=self.number, column=1,
                             analysis=answer_analysis))
             if raccoon == 1:
-                game.cube_value *= 2
-                game.add(Action(side, "beaver", value=game.cube_value, line=self.number, column=1))
+                self.error(f"a raccoon (the doubler redoubled the beaver to {game.cube_value * 2}): nardy does not "
+                           "replay raccoons")
         elif answer == 1:
             game.add(Action(taker, "take", line=self.number, column=1, analysis=answer_analysis))
         elif answer == 0:
