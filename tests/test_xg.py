@@ -503,3 +503,13 @@ def test_beavers_raccoons_settlements_and_unfinished_games():
     assert (settled.result, settled.tags["Termination"]) == ("0-8", "resign")
     assert [(a.side, a.kind) for a in unfinished.actions] == [(WHITE, "roll"), (BLACK, "double"), (WHITE, "take")]
     assert unfinished.result is None and "Termination" not in unfinished.tags
+
+
+def test_the_match_rules_are_the_rules_the_games_are_judged_under():
+    header = match_header()
+    no_crawford_jacoby = header[:100] + b"\x00\x01" + header[102:]
+    games, _ = read_bytes(pack([no_crawford_jacoby, *game(1)]))
+    assert games[0].tags["Rules"] == "crawford=off jacoby=on"
+    assert (replay(games[0]).rules.crawford, replay(games[0]).rules.jacoby) == ("off", "on")
+    usual, _ = read_bytes(pack([header[:100] + b"\x01" + header[101:], *game(1)]))
+    assert "Rules" not in usual[0].tags

@@ -25,6 +25,7 @@ from typing import IO
 
 from ..position import CHECKERS
 from ..record import BLACK, OFF, WHITE, Action, Evaluation, GameRecord, Move, RecordError, next_cell, other
+from ..rules import Rules
 from ..sources import InputError
 
 NAME = "xg"
@@ -351,6 +352,11 @@ class _MatchReader:
         self.match_length = str(length) if 0 < length < 99999 else "0"  # 99999, unlimited: money play
         tags["CrawfordRule"] = "On" if record[100] else "Off"
         tags["Jacoby"] = "On" if record[101] else "Off"
+        settings = [f"jacoby={'on' if record[101] else 'off'}"]
+        if self.match_length != "0":
+            settings.append(f"crawford={'on' if record[100] else 'off'}")
+        if rules := Rules.preset("short").with_options(settings).differences():
+            tags["Rules"] = rules  # what the game is judged under: XG's match rules
         tags["Beaver"] = "On" if record[102] else "Off"
         cube_limit = _int(record, 612)
         if 0 < cube_limit < 31:
