@@ -513,3 +513,24 @@ def test_the_match_rules_are_the_rules_the_games_are_judged_under():
     assert (replay(games[0]).rules.crawford, replay(games[0]).rules.jacoby) == ("off", "on")
     usual, _ = read_bytes(pack([header[:100] + b"\x01" + header[101:], *game(1)]))
     assert "Rules" not in usual[0].tags
+
+
+def test_moves_and_show_take_an_xgp_file(tmp_path):
+    """An .xgp file made as XG lays one out: Black on roll, its checkers positive in its own numbering."""
+    points = [0] * 26
+    points[6], points[8], points[13], points[24] = 5, 3, 5, 2  # Black's own start
+    points[19], points[17], points[12], points[1] = -5, -3, -5, -1  # White's, from Black's side
+    points[0] = -1  # a White checker on the bar
+    position = move(-1, (3, 1), (7, 4, 5, 4), struct.pack("<26b", *points))
+    position = position[:108] + struct.pack("<i", -1) + position[112:]  # cube 2, White's
+    xgp = tmp_path / "study.xgp"
+    xgp.write_bytes(pack([match_header(), game_header(1), position]))
+    shown = xg.file_position(str(xgp))
+    assert str(shown) == "short b bar,24,13x5,8x3,6x5 24x2,13x5,8x3,6x5 cube=2w"
+    result = CliRunner().invoke(cli, ["moves", str(xgp), "31"])
+    assert result.exit_code == 0 and "8/5 6/5" in result.output, result.output
+    board = CliRunner().invoke(cli, ["show", "--position", str(xgp), "--dice", "31"])
+    assert board.exit_code == 0 and "Black" in board.output
+    (tmp_path / "not.xgp").write_bytes(b"RIFF")
+    refused = CliRunner().invoke(cli, ["moves", str(tmp_path / "not.xgp"), "31"])
+    assert refused.exit_code == 2 and "not an eXtreme Gammon file" in refused.output + refused.stderr

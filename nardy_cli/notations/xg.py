@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import IO
 
-from ..position import CHECKERS
+from ..position import CHECKERS, Position, PositionError
 from ..record import BLACK, OFF, WHITE, Action, Evaluation, GameRecord, Move, RecordError, next_cell, other
 from ..rules import Rules
 from ..sources import InputError
@@ -511,11 +511,72 @@ class _MatchReader:
             game.record.tags["Termination"] = "drop"
 
 
-def read_games(stream: IO[bytes], source: str) -> Iterator[GameRecord]:
-    """The games of an XG file read from ``stream``, in order; raises
-    :class:`~nardy_cli.sources.InputError` naming the file and the record after the games read
-    before a damage (wrong magic number, cut short, corrupt archive, not backgammon)."""
-    data = stream.read()
+def _side_position(position: list[int], side: str, cube: int) -> Position:
+    """The :class:`Position` of a ``PositionEngine`` seen by ``side``, on roll, with XG's cube
+    (``n``: value 2**|n|, owned by the side on roll when positive, by the other when negative)."""
+    mine, theirs = [0] * 26, [0] * 26
+    for point in range(1, 26):
+        mine[point] = max(position[point], 0)
+    for point in range(1, 25):
+        theirs[25 - point] = max(-position[point], 0)
+    theirs[25] = max(-position[0], 0)
+    mine[0], theirs[0] = CHECKERS - sum(mine), CHECKERS - sum(theirs)
+    white, black = (mine, theirs) if side == WHITE else (theirs, mine)
+    owner = None if cube == 0 else side if cube > 0 else other(side)
+    return Position("short", side, tuple(white), tuple(black), cube_value=2 ** min(abs(cube), 30), cube_owner=owner)
+
+
+def file_position(path: str) -> Position:
+    """The position an ``.xgp`` file shows (for an ``.xg`` file: the position before its last
+    roll or cube decision); :class:`~nardy_cli.position.PositionError` when there is none."""
+    try:
+        with open(path, "rb") as stream:
+            data = stream.read(64 << 20)
+    except OSError as error:
+        raise PositionError(f"{path}: cannot read: {error.strerror}") from None
+    last = None
+    try:
+        for record in _file_records(data, path):
+            if record[8] in (CUBE, MOVE):
+                last = record
+    except InputError as error:
+        raise PositionError(str(error)) from None
+    if last is None:
+        raise PositionError(f"{path}: holds no position (no cube or move record)")
+    if last[8] == MOVE:
+        side, offset, cube = (WHITE if _int(last, 64) == 1 else BLACK), 9, _int(last, 108)
+    else:
+        side, offset, cube = (WHITE if _int(last, 12) == 1 else BLACK), 36, _int(last, 32)
+    return _side_position(_position(last, offset), side, cube)
+
+
+def _file_records(data: bytes, source: str) -> Iterator[bytes]:
+    """The records of an XG file's game data, whole; InputError when it cannot be read."""
+    payload = _payload(data, source)
+    members, _ = _archive(payload)
+    try:
+        yield from _records(_game_data(payload, members))
+    except (ValueError, zlib.error) as error:
+        raise InputError(f"{source}: {error}; the file is damaged") from None
+
+
+def _archive(payload: bytes) -> tuple[dict[str, _Member], str | None]:
+    """The archive's members, or none and why when its directory is damaged (its game data is then
+    read from the archive's start, where XG puts it)."""
+    try:
+        return _members(payload), None
+    except (ValueError, zlib.error, struct.error) as error:
+        return {}, str(error)
+
+
+def _game_data(payload: bytes, members: dict[str, _Member]) -> bytes:
+    """The packed ``temp.xg`` member of the archive ``payload``."""
+    games = members.get("temp.xg")
+    return payload[games.start:games.start + games.packed] if games else payload
+
+
+def _payload(data: bytes, source: str) -> bytes:
+    """The zlib archive of an XG file: what follows its RGMH header and thumbnail."""
     if not data.startswith(MAGIC):
         raise InputError(f"{source}: not an eXtreme Gammon file: expected it to begin with 'RGMH', found "
                          f"{data[:4]!r}")
@@ -525,11 +586,15 @@ def read_games(stream: IO[bytes], source: str) -> Iterator[GameRecord]:
     payload = data[header_size + thumbnail_size:]
     if header_size < 24 or not payload:
         raise InputError(f"{source}: the file is cut short: no game data after its header and thumbnail")
-    damage = None
-    try:
-        members = _members(payload)
-    except (ValueError, zlib.error, struct.error) as error:
-        members, damage = {}, str(error)
+    return payload
+
+
+def read_games(stream: IO[bytes], source: str) -> Iterator[GameRecord]:
+    """The games of an XG file read from ``stream``, in order; raises
+    :class:`~nardy_cli.sources.InputError` naming the file and the record after the games read
+    before a damage (wrong magic number, cut short, corrupt archive, not backgammon)."""
+    payload = _payload(stream.read(), source)
+    members, damage = _archive(payload)
     games = members.get("temp.xg")
     if members and games is None:
         raise InputError(f"{source}: the archive holds no game data (temp.xg)")
@@ -540,10 +605,9 @@ def read_games(stream: IO[bytes], source: str) -> Iterator[GameRecord]:
         except zlib.error as error:
             damage = f"the comments are damaged ({error})"
     reader = _MatchReader(source, comments)
-    packed = payload[games.start:games.start + games.packed] if games else payload
     crc = 0
     try:
-        for record in _records(packed):
+        for record in _records(_game_data(payload, members)):
             crc = zlib.crc32(record, crc)
             yield from reader.feed(record)
     except (ValueError, zlib.error) as error:
