@@ -516,17 +516,16 @@ def test_the_match_rules_are_the_rules_the_games_are_judged_under():
 
 
 def test_moves_and_show_take_an_xgp_file(tmp_path):
-    """An .xgp file made as XG lays one out: Black on roll, its checkers positive in its own numbering."""
-    points = [0] * 26
-    points[6], points[8], points[13], points[24] = 5, 3, 5, 2  # Black's own start
-    points[19], points[17], points[12], points[1] = -5, -3, -5, -1  # White's, from Black's side
-    points[0] = -1  # a White checker on the bar
+    """An .xgp file made as XG lays one out: Black on roll, the board from White's side."""
+    points = [0] * 26  # XG keeps player 1's (White's) view whoever is on roll
+    points[25], points[24], points[13], points[8], points[6] = 1, 1, 5, 3, 5  # White, one on the bar
+    points[1], points[12], points[17], points[19] = -2, -5, -3, -5  # Black's start, from White's side
     position = move(-1, (3, 1), (7, 4, 5, 4), struct.pack("<26b", *points))
-    position = position[:108] + struct.pack("<i", -1) + position[112:]  # cube 2, White's
+    position = position[:108] + struct.pack("<i", 1) + position[112:]  # cube 2, player 1's (White's)
     xgp = tmp_path / "study.xgp"
     xgp.write_bytes(pack([match_header(), game_header(1), position]))
     shown = xg.file_position(str(xgp))
-    assert str(shown) == "short b bar,24,13x5,8x3,6x5 24x2,13x5,8x3,6x5 cube=2w"
+    assert str(shown) == "short b bar,24,13x5,8x3,6x5 24x2,13x5,8x3,6x5 cube=2w"  # White's checkers first
     result = CliRunner().invoke(cli, ["moves", str(xgp), "31"])
     assert result.exit_code == 0 and "8/5 6/5" in result.output, result.output
     board = CliRunner().invoke(cli, ["show", "--position", str(xgp), "--dice", "31"])
@@ -534,3 +533,32 @@ def test_moves_and_show_take_an_xgp_file(tmp_path):
     (tmp_path / "not.xgp").write_bytes(b"RIFF")
     refused = CliRunner().invoke(cli, ["moves", str(tmp_path / "not.xgp"), "31"])
     assert refused.exit_code == 2 and "not an eXtreme Gammon file" in refused.output + refused.stderr
+
+
+@needs_corpus
+@pytest.mark.parametrize("path", XG_FILES, ids=lambda path: path.name)
+def test_the_last_position_of_a_real_file_is_the_replay_s(path):
+    game = read_xg(path.name)[-1]
+    replayed = replay(game)
+    last_roll = next(action for action in reversed(game.actions) if action.kind == "roll")
+    position = xg.file_position(str(path))
+    if position.turn == last_roll.side:  # the position before the last roll (final when its play is unrecorded)
+        before = replayed.final if last_roll.moves is None else replayed.turns[-1].before
+    else:  # before a cube decision of the other side, after the last roll
+        before = replayed.final
+        assert position.turn != replayed.turns[-1].side
+    assert (position.white, position.black) == (before.white, before.black)
+    assert (position.cube_value, position.cube_owner) == (before.cube_value, before.cube_owner)
+
+
+@needs_corpus
+def test_hits_are_marked_where_xg_s_own_text_export_marks_them():
+    text_export = CORPORA / "tournament/kevung_gbf__test_HSBT-Paris-2023_Unger-Job_7pt_XGstyle.txt"
+
+    def hit_points(action):  # XG writes 13/10*(2) for a hit by the first of two checkers: points, not counts
+        return {move.path[i + 1] for move in action.moves or () for i, hit in enumerate(move.hits) if hit}
+
+    ours = [[hit_points(action) for action in game.actions] for game in read_xg(HSBT)]
+    theirs = [[hit_points(action) for action in game.actions] for game in read_path(text_export)]
+    assert ours == theirs
+    assert sum(len(points) for game in ours for points in game) > 50

@@ -155,10 +155,12 @@ def _unicode(record: bytes, offset: int) -> str:
     return text.split("\0", 1)[0]
 
 
-def _position(record: bytes, offset: int) -> list[int]:
-    """A ``PositionEngine``: 26 signed counts, the side on roll's checkers positive, by its point
-    numbers (25 its bar), the opponent's negative (0 the opponent's bar)."""
-    return list(_POSITION.unpack_from(record, offset))
+def _position(record: bytes, offset: int, side: str = WHITE) -> list[int]:
+    """A ``PositionEngine`` seen by ``side``: 26 signed counts, its checkers positive by its point
+    numbers (25 its bar), the opponent's negative (0 the opponent's bar). XG stores player 1's
+    (White's) view; Black's is that turned round."""
+    position = list(_POSITION.unpack_from(record, offset))
+    return position if side == WHITE else [-count for count in reversed(position)]
 
 
 def _text(value: str) -> str:
@@ -441,7 +443,7 @@ class _MatchReader:
         dice = struct.unpack_from("<2i", record, 100)
         if not all(1 <= die <= 6 for die in dice):
             raise _BadRecord(f"expected two dice 1-6, found {dice[0]} and {dice[1]}")
-        position = _position(record, 9)
+        position = _position(record, 9, side)
         self.check_possible(position)
         legs = struct.unpack_from("<8i", record, 68)
         moves = self.moves(position, legs)
@@ -513,7 +515,7 @@ class _MatchReader:
 
 def _side_position(position: list[int], side: str, cube: int) -> Position:
     """The :class:`Position` of a ``PositionEngine`` seen by ``side``, on roll, with XG's cube
-    (``n``: value 2**|n|, owned by the side on roll when positive, by the other when negative)."""
+    (``n``: value 2**|n|, owned by player 1, White, when positive, by player 2 when negative)."""
     mine, theirs = [0] * 26, [0] * 26
     for point in range(1, 26):
         mine[point] = max(position[point], 0)
@@ -522,7 +524,7 @@ def _side_position(position: list[int], side: str, cube: int) -> Position:
     theirs[25] = max(-position[0], 0)
     mine[0], theirs[0] = CHECKERS - sum(mine), CHECKERS - sum(theirs)
     white, black = (mine, theirs) if side == WHITE else (theirs, mine)
-    owner = None if cube == 0 else side if cube > 0 else other(side)
+    owner = None if cube == 0 else WHITE if cube > 0 else BLACK
     return Position("short", side, tuple(white), tuple(black), cube_value=2 ** min(abs(cube), 30), cube_owner=owner)
 
 
@@ -547,7 +549,7 @@ def file_position(path: str) -> Position:
         side, offset, cube = (WHITE if _int(last, 64) == 1 else BLACK), 9, _int(last, 108)
     else:
         side, offset, cube = (WHITE if _int(last, 12) == 1 else BLACK), 36, _int(last, 32)
-    return _side_position(_position(last, offset), side, cube)
+    return _side_position(_position(last, offset, side), side, cube)
 
 
 def _file_records(data: bytes, source: str) -> Iterator[bytes]:
