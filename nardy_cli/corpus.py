@@ -68,8 +68,8 @@ def open_source(source: Source, fmt: str | None = None,
         if size >= SNIFF_CHARS:
             break
     name = fmt or notations.detect(source.plain_name, "".join(head))
-    if notations.is_binary(name):  # told from its first bytes: it is read again, as bytes
-        lines.close()
+    if notations.is_binary(name):  # told from its first bytes: it is read again, as bytes (its text reader
+        del lines                    # is dropped here, which closes the file)
         if source.name == STDIN:
             raise InputError(f"{STDIN}: a binary {name.upper()} file is read from standard input only when named: "
                              f"add --from {name}")
