@@ -65,10 +65,10 @@ def sniff(head: str) -> bool:
 
 @dataclass(frozen=True)
 class _Member:
-    name: str
-    size: int
-    packed: int
+    """Where a member of the archive lies in it, and the checksum of its content."""
+
     start: int
+    packed: int
     crc: int
 
 
@@ -91,10 +91,10 @@ def _members(payload: bytes) -> dict[str, _Member]:
         if len(entry) < _MEMBER_BYTES:
             raise ValueError("the archive's directory is damaged")
         name = entry[1:1 + entry[0]].decode("latin-1")
-        size, packed_size, start, member_crc = struct.unpack_from("<iiiI", entry, 512)
+        _size, packed_size, start, member_crc = struct.unpack_from("<iiiI", entry, 512)
         if not (0 <= start <= start + packed_size <= end - directory_size):
             raise ValueError(f"the archive's member {name} lies outside the archive")
-        members[name] = _Member(name, size, packed_size, start, member_crc)
+        members[name] = _Member(start, packed_size, member_crc)
     return members
 
 
@@ -369,10 +369,6 @@ class _MatchReader:
 
     def start_game(self, record: bytes) -> None:
         tags = dict(self.tags)
-        for side in ("White", "Black"):
-            if elo := tags.get(side + "Elo"):
-                tags.pop(side + "Elo")
-                tags[side + "Elo"] = elo
         if self.match_length is not None:
             tags["MatchLength"] = self.match_length
         tags["Game"] = str(_int(record, 48))
