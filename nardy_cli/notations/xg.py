@@ -407,15 +407,15 @@ class _MatchReader:
         answer_analysis = tuple(e for e in judged[1:] if e)
         if answer == 2 or beaver == 1:
             game.cube_value *= 2
-            game.add(Action(taker, "beaver", value=game.cube_value, line=self.number, column=1,
+            game.add(Action(taker, "beaver", value=game.cube_value, line=self.number, column=2,
                             analysis=answer_analysis))
             if raccoon == 1:
                 self.error(f"a raccoon (the doubler redoubled the beaver to {game.cube_value * 2}): nardy does not "
                            "replay raccoons")
         elif answer == 1:
-            game.add(Action(taker, "take", line=self.number, column=1, analysis=answer_analysis))
+            game.add(Action(taker, "take", line=self.number, column=2, analysis=answer_analysis))
         elif answer == 0:
-            game.add(Action(taker, "drop", line=self.number, column=1, analysis=answer_analysis))
+            game.add(Action(taker, "drop", line=self.number, column=2, analysis=answer_analysis))
 
     def cube_judgements(self, record: bytes, side: str, doubled: bool,
                         answer: int) -> tuple[Evaluation | None, Evaluation | None]:
