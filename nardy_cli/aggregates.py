@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .corpus import CorpusGame
 from .luck import LuckSums, TurnLuck, game_luck
 from .matches import MatchChecker, MatchGame, match_game
 from .positions import position_columns
+from .play_quality import Quality, QualityTotals, game_quality
 from .record import BLACK, WHITE
 from .replay import GameReplay, first_roll_not_double
 from .standings import Standings
@@ -147,6 +148,7 @@ class GameStats:
     findings: tuple[dict[str, Any], ...] = ()
     turns: tuple[dict[str, Any], ...] = ()
     luck: dict[str, LuckSums] | None = None  # by side
+    quality: dict[str, Quality] = field(default_factory=dict)  # by player, from the record's analysis
 
 
 def game_stats(game: CorpusGame, result: GameReplay, *, with_turns: bool = False) -> GameStats:
@@ -155,7 +157,8 @@ def game_stats(game: CorpusGame, result: GameReplay, *, with_turns: bool = False
     return GameStats(game_row(game, result, luck), game_rolls(game, result),
                      match_game(game.source, game.index, game.record, result),
                      tuple(finding_dict(game, str(result.rules), finding) for finding in result.findings),
-                     tuple(turn_rows(game, result, turn_luck)) if with_turns else (), luck)
+                     tuple(turn_rows(game, result, turn_luck)) if with_turns else (), luck,
+                     game_quality(game.record))
 
 
 # --- aggregates ---------------------------------------------------------------------------
@@ -215,6 +218,7 @@ class Aggregates:
         self.first_findings: list[dict[str, Any]] = []  # the first FINDINGS_KEPT, for reports
         self.checker = MatchChecker()
         self.first_matches: list[dict[str, Any]] = []  # the first MATCHES_KEPT, for reports
+        self.quality = QualityTotals()  # error rates and luck, from games whose record carries analysis
 
     def _totals(self, by: str, key: Any) -> GroupTotals:
         group = self.groups[by]
@@ -276,6 +280,7 @@ class Aggregates:
         room = FINDINGS_KEPT - len(self.first_findings)
         if room > 0:
             self.first_findings.extend(findings[:room])
+        self.quality.add(stats.quality)
 
     @property
     def matches(self) -> int:

@@ -106,11 +106,13 @@ def parse_dice(text: str) -> tuple[int, int]:
 
 
 def parse_position(text: str) -> Position:
-    """A position in nardy's notation, ``long`` / ``short`` for the start, or (short nardy)
-    a GNU Backgammon Position ID or an XGID."""
+    """A position in nardy's notation, ``long`` / ``short`` for the start, (short nardy) a GNU
+    Backgammon Position ID or an XGID, or the name of an eXtreme Gammon ``.xgp`` file."""
     text = text.strip()
     if text in ("long", "short"):
         return Position.start(text)
+    if os.path.isfile(text):  # an eXtreme Gammon .xgp file: the position it shows
+        return notations.notation("xg").file_position(text)
     if " " not in text:
         try:
             return short_position(text)

@@ -128,24 +128,31 @@ def load_game(path: str, number: int, rules: tuple[str, ...]) -> tuple[CorpusGam
 
 
 def format_statistics(summary: pd.DataFrame, fairness: pd.DataFrame, output_format: str, lang: str,
-                      luck: pd.DataFrame | None = None) -> str:
-    """The summary, dice-fairness and luck tables as text, Markdown, CSV (the summary) or JSON."""
-    from .stats import fairness_display, luck_display, markdown_table, summary_display
+                      luck: pd.DataFrame | None = None, quality: pd.DataFrame | None = None) -> str:
+    """The summary, dice-fairness and luck tables, and the error rates and luck of analysed games
+    (``quality``, when there are any), as text, Markdown, CSV (the summary) or JSON."""
+    from .stats import fairness_display, luck_display, markdown_table, quality_display, summary_display
 
+    if quality is not None and quality.empty:
+        quality = None
     if output_format == "csv":
         return summary.to_csv().rstrip("\n")
     if output_format == "json":
-        return json.dumps({"by": summary.index.name,
-                           "summary": json.loads(summary.reset_index().to_json(orient="records")),
-                           "dice": json.loads(fairness.reset_index().to_json(orient="records")),
-                           **({} if luck is None else
-                              {"luck": json.loads(luck.reset_index().to_json(orient="records"))})},
-                          ensure_ascii=False, indent=2)
-    tables: tuple[pd.DataFrame, ...] = (summary_display(summary, lang), fairness_display(fairness, lang))
-    headings: tuple[str, ...] = (tr(f"title_{'players' if summary.index.name == 'player' else 'summary'}", lang),
-                tr("title_dice", lang))
+        data = {"by": summary.index.name, "summary": json.loads(summary.reset_index().to_json(orient="records")),
+                "dice": json.loads(fairness.reset_index().to_json(orient="records"))}
+        if luck is not None:
+            data["luck"] = json.loads(luck.reset_index().to_json(orient="records"))
+        if quality is not None:
+            data["analysis"] = json.loads(quality.reset_index().to_json(orient="records"))
+        return json.dumps(data, ensure_ascii=False, indent=2)
+    tables = [summary_display(summary, lang), fairness_display(fairness, lang)]
+    headings = [tr(f"title_{'players' if summary.index.name == 'player' else 'summary'}", lang), tr("title_dice", lang)]
     if luck is not None:
-        tables, headings = tables + (luck_display(luck, lang),), headings + (tr("title_luck", lang),)
+        tables.append(luck_display(luck, lang))
+        headings.append(tr("title_luck", lang))
+    if quality is not None:
+        tables.append(quality_display(quality, lang))
+        headings.append(tr("title_quality", lang))
     if output_format == "md":
         return "\n\n".join(f"## {heading}\n\n{markdown_table(table)}" for heading, table in zip(headings, tables))
     return "\n\n".join(table.to_string(index=False) for table in tables)
@@ -207,13 +214,14 @@ def stats_command(paths: tuple[str, ...], input_format: str | None, encoding: st
         from .report import write_report
 
         click.echo(f"report written to {write_report(out_dir, aggregates, lang, force=True)}", err=True)
-    from .stats import dice_counts, dice_fairness, luck_table, standings_table, summarize
+    from .stats import dice_counts, dice_fairness, luck_table, quality_summary, standings_table, summarize
 
     if standings:
         click.echo(format_standings(standings_table(aggregates), output_format, lang))
         return exit_status(unreadable)
     fairness = dice_fairness(dice_counts(aggregates, total=True))
-    click.echo(format_statistics(summarize(aggregates, by), fairness, output_format, lang, luck_table(aggregates)))
+    click.echo(format_statistics(summarize(aggregates, by), fairness, output_format, lang, luck_table(aggregates),
+                                 quality_summary(aggregates)))
     exit_status(unreadable)
 
 

@@ -1,16 +1,18 @@
 """Reading many records at once: every input, every notation, one game at a time."""
 from __future__ import annotations
 
+import io
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from itertools import chain, islice
 
 from . import notations
 from .record import GameRecord
-from .sources import InputError, Source, check_encoding, iter_sources, read_lines
+from .sources import STDIN, InputError, Source, check_encoding, iter_sources, read_bytes, read_lines
 
 SNIFF_LINES = 60
 SNIFF_CHARS = 1 << 16  # or fewer lines when they are long: the first lines stay in memory until read
+BINARY_LIMIT = 64 << 20  # bytes: a binary input (an XG file) is read whole
 
 
 @dataclass(frozen=True)
@@ -29,7 +31,11 @@ class CorpusGame:
 def open_source(source: Source, fmt: str | None = None,
                 encoding: str | None = None) -> tuple[str, list[str], Iterator[str]]:
     """The notation of ``source`` (``fmt``, else what its first lines show), those first lines,
-    and the rest of its lines, still unread."""
+    and the rest of its lines, still unread. A binary notation (see :func:`binary_games`),
+    named or promised by the file's extension, is not read as text: no lines then."""
+    named = fmt or notations.by_extension(source.plain_name)
+    if named and notations.is_binary(named):
+        return named, [], iter(())
     lines = read_lines(source, encoding)
     head, size = [], 0
     for line in islice(lines, SNIFF_LINES):
@@ -38,12 +44,26 @@ def open_source(source: Source, fmt: str | None = None,
         if size >= SNIFF_CHARS:
             break
     name = fmt or notations.detect(source.plain_name, "".join(head))
+    if notations.is_binary(name):  # told from its first bytes: it is read again, as bytes (its text reader
+        del lines                    # is dropped here, which closes the file)
+        if source.name == STDIN:
+            raise InputError(f"{STDIN}: a binary {name.upper()} file is read from standard input only when named: "
+                             f"add --from {name}")
+        return name, [], iter(())
     return notations.notation(name).NAME, head, lines
+
+
+def binary_games(name: str, data: bytes, source: str) -> Iterator[GameRecord]:
+    """The games of ``data``, the content of input ``source`` in binary notation ``name``."""
+    return notations.notation(name).read_games(io.BytesIO(data), source)
 
 
 def read_source(source: Source, fmt: str | None = None, encoding: str | None = None) -> Iterator[GameRecord]:
     """The games of one input in notation ``fmt``, or the notation its text shows."""
     name, head, rest = open_source(source, fmt, encoding)
+    if notations.is_binary(name):
+        yield from binary_games(name, read_bytes(source, BINARY_LIMIT), source.name)
+        return
     yield from notations.notation(name).read_games(chain(head, rest), source.name)
 
 

@@ -112,6 +112,15 @@ TEXT: dict[str, tuple[str, str]] = {
     "bearoff_rolls": ("bear-off rolls", "броски при выбрасывании"),
     "bearoff_luck": ("bear-off luck (rolls)", "везение при выбрасывании (броски)"),
     "bearoff_luck_per_roll": ("bear-off luck per roll", "везение за бросок при выбрасывании"),
+    # the analysis a record carries (nardy_cli.play_quality)
+    "title_quality": ("Error rates and luck (from the records' analysis)",
+                      "Ошибки и удача (по анализу в записях)"),
+    "decisions": ("decisions", "решения"),
+    "equity_lost": ("equity lost", "потеря эквити"),
+    "error_rate": ("error rate (×1000)", "ошибки (×1000)"),
+    "blunders": ("blunders (≥ 0.08)", "грубые ошибки (≥ 0,08)"),
+    "luck": ("luck", "удача"),
+    "luck_per_game": ("luck per game", "удача за партию"),
 }
 
 

@@ -52,7 +52,9 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from . import notations
 from .corpus import (
+    BINARY_LIMIT,
     CorpusGame,
+    binary_games,
     iter_games,
     iter_inputs,
     no_game_message,
@@ -61,7 +63,7 @@ from .corpus import (
 from .record import GameRecord
 from .replay import GameReplay, replay
 from .scores import RESULT_TOKEN
-from .sources import InputError, Source
+from .sources import InputError, Source, read_bytes
 
 R = TypeVar("R")
 Task = Callable[[CorpusGame], R]
@@ -105,6 +107,7 @@ class _Unit:
     truncated: bool = False  # the input could not be read past these lines
     rest: Iterator[str] | None = None  # the lines after these, unread: a whole file too long to ship (see _stream)
     preamble: list[str] = field(default_factory=list)  # the file's first lines, read first (see _cutting)
+    data: bytes | None = None  # the whole content of an input in a binary notation (an XG file)
 
     def joined(self, following: _Unit) -> _Unit:
         return replace(self, lines=self.lines + following.lines, probe=following.probe,
@@ -158,6 +161,12 @@ def _source_units(source: Source, file: int, fmt: str | None, encoding: str | No
     except (InputError, notations.UnknownFormat) as error:
         yield str(error)
         return
+    if notations.is_binary(name):
+        try:
+            yield _Unit(source.name, name, file, data=read_bytes(source, BINARY_LIMIT))
+        except InputError as error:
+            yield str(error)
+        return
     cutting = _cutting(name, head)
     starts, preamble = cutting or (None, [])
     unit, games, size = _Unit(source.name, name, file), 0, 0
@@ -203,6 +212,7 @@ class _Outcome(Generic[R]):
 
     results: list[R] = field(default_factory=list)
     straddles: bool = False  # the last game goes on past the unit: the cut after it is no game start
+    error: str | None = None  # why a binary input could not be read past its last game
 
 
 class _Truncated(Exception):
@@ -218,6 +228,12 @@ def _unit_lines(unit: _Unit) -> Iterator[str]:
         yield unit.probe
     if unit.truncated:
         raise _Truncated  # as the read error did in the sequential run: the open game is lost
+
+
+def _unit_records(unit: _Unit) -> Iterator[GameRecord]:
+    if unit.data is not None:
+        return binary_games(unit.notation, unit.data, unit.source)
+    return notations.notation(unit.notation).read_games(_unit_lines(unit), unit.source)
 
 
 def shift_lines(record: GameRecord, offset: int) -> None:
@@ -242,7 +258,7 @@ def _run_unit(unit: _Unit, task: Task[R]) -> _Outcome[R]:
     read_before = len(unit.preamble)
     probe_line = read_before + len(unit.lines) + 1
     try:
-        for record in notations.notation(unit.notation).read_games(_unit_lines(unit), unit.source):
+        for record in _unit_records(unit):
             if read_before and record.line <= read_before:
                 continue  # the preamble's game: the first unit has it
             if unit.probe is not None and record.line == probe_line:
@@ -253,6 +269,8 @@ def _run_unit(unit: _Unit, task: Task[R]) -> _Outcome[R]:
             outcome.results.append(task(CorpusGame(unit.source, unit.first_index + offset, record)))
     except _Truncated:
         pass
+    except InputError as error:  # a binary input damaged past its last game
+        outcome.error = str(error)
     return outcome
 
 
@@ -357,6 +375,8 @@ def _gather(work: Iterator[_Unit | str], submit: Callable[..., _Future], in_flig
         index = unit.first_index + len(outcome.results)
         empty.games += len(outcome.results)
         yield from outcome.results
+        if outcome.error:
+            on_error(outcome.error)
     empty.done()
 
 

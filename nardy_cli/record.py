@@ -65,6 +65,32 @@ def point_name(point: int) -> str:
     return "bar" if point == BAR else "off" if point == OFF else str(point)
 
 
+@dataclass(frozen=True)
+class Evaluation:
+    """A program's judgement of one decision, as the record carries it (formats/json.md).
+
+    ``decision`` is ``move`` (the checker play of a roll), ``cube`` (to double or not: on a
+    ``double`` action, or on a roll when the side did not double) or ``take`` (on a ``take``,
+    ``drop`` or ``beaver``). ``played`` and ``best`` are the equities of the choice made and of
+    the best choice, from the deciding side's point of view (None when not analysed), so
+    ``best - played`` is the equity lost; ``luck`` is the luck of a roll's dice; ``level`` names
+    how deep the program looked (``XGRoller++``, ``4-ply``...).
+    """
+
+    decision: str
+    level: str = ""
+    played: float | None = None
+    best: float | None = None
+    luck: float | None = None
+
+    @property
+    def lost(self) -> float | None:
+        """The equity lost by the choice made (0 for the best), None when not analysed."""
+        if self.played is None or self.best is None:
+            return None
+        return max(0.0, self.best - self.played)
+
+
 @dataclass
 class Action:
     """One thing a side did: a roll (with its play), or a cube action, or a resignation.
@@ -74,6 +100,7 @@ class Action:
     and ``None`` when the record shows the roll but no play (a player who
     rolled and then resigned). ``value`` is the cube value offered by a
     ``double`` or the points of a ``resign`` when the record states them.
+    ``analysis`` holds a program's evaluations of the decisions of this action.
     """
 
     side: str
@@ -85,6 +112,7 @@ class Action:
     comments: list[str] = field(default_factory=list)
     line: int = 0
     column: int = 0
+    analysis: tuple[Evaluation, ...] = ()
 
     @property
     def play_text(self) -> str:

@@ -19,7 +19,8 @@ from .aggregates import FINDING_COLUMNS, GROUPINGS, MATCH_COLUMNS, Aggregates
 from .labels import tr
 from .tables import REPORT_PAGE, report_folder
 from .stats import (dice_counts, dice_fairness, fairness_display, luck_display, luck_table, outcome_counts,
-                    outcomes_display, standings_display, standings_table, summarize, summary_display)
+                    outcomes_display, quality_display, quality_summary, standings_display, standings_table, summarize,
+                    summary_display)
 
 SHOWN_FINDING_COLUMNS = ("path", "game", "turn", "side", "action", "code", "message", "option")
 
@@ -44,6 +45,8 @@ def report_tables(aggregates: Aggregates) -> dict[str, pd.DataFrame]:
     tables["dice_fairness"] = dice_fairness(tables["dice_counts"])
     tables["luck"] = luck_table(aggregates)
     tables["standings"] = standings_table(aggregates)
+    if aggregates.quality.players:  # only games whose records carry a program's analysis
+        tables["analysis_by_player"] = quality_summary(aggregates)
     return tables
 
 
@@ -107,6 +110,8 @@ def render_html(aggregates: Aggregates, tables: dict[str, pd.DataFrame], charts:
         section("title_luck", _html_table(luck_display(tables["luck"], lang))),
         section("title_findings", _findings_html(aggregates, lang)),
     ]
+    if "analysis_by_player" in tables:
+        body.insert(3, section("title_quality", _html_table(quality_display(tables["analysis_by_player"], lang))))
     if aggregates.matches:
         body.insert(2, section("title_matches", _matches_html(aggregates, lang)))
         body.insert(2, section("title_standings", _html_table(standings_display(tables["standings"], lang))))

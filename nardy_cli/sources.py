@@ -27,6 +27,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import IO, Any, Callable, Protocol
 
+STDIN = "<stdin>"  # the name of standard input in messages
 CHUNK_BYTES = 1 << 16
 SNIFF_BYTES = 64  # what the encoding is told from
 # Openers of compressed data, given a file name (then they close the file) or a stream.
@@ -194,6 +195,25 @@ def read_lines(source: Source, encoding: str | None = None) -> Iterator[str]:
             raise _unreadable_error(source.name, error, lines) from None
 
 
+def read_bytes(source: Source, limit: int) -> bytes:
+    """The whole content of ``source`` (decompressed), for a binary notation; an input that cannot
+    be read, or is longer than ``limit`` bytes, raises :class:`InputError`."""
+    chunks: list[bytes] = []
+    size = 0
+    try:
+        with source.open() as stream:
+            while size <= limit and (chunk := stream.read(CHUNK_BYTES)):  # read(limit) would allocate limit
+                chunks.append(chunk)
+                size += len(chunk)
+    except _OPEN_ERRORS as error:
+        raise _unreadable_error(source.name, error, 0) from None
+    data = b"".join(chunks)
+    if len(data) > limit:
+        raise InputError(f"{source.name}: longer than {limit >> 20} MiB, too long for a file of its notation; check "
+                         "that it is the file meant")
+    return data
+
+
 def _unreadable_error(name: str, error: BaseException, lines: int) -> InputError:
     """What to tell of an input that failed after ``lines`` lines: the system's words, or damage."""
     if isinstance(error, OSError) and error.errno is not None:
@@ -304,7 +324,7 @@ def iter_sources(paths: list[str] | tuple[str, ...], *, pattern: str | None = No
     """
     for path in paths:
         if path == "-":
-            yield Source("<stdin>", _open_stdin)
+            yield Source(STDIN, _open_stdin)
             continue
         if not os.path.exists(path):
             raise InputError(f"{path}: no such file or directory; check the name")

@@ -296,6 +296,29 @@ def outcomes_display(counts: pd.DataFrame, lang: str = "en") -> pd.DataFrame:
     return table.rename_axis(index=tr(counts.index.name, lang)).reset_index()
 
 
+def quality_summary(aggregates: Aggregates) -> pd.DataFrame:
+    """One row per player of the games whose record carries analysis (see :mod:`nardy_cli.play_quality`):
+    games, decisions, equity lost, error rate, blunders, luck and luck per game."""
+    columns = ["player", "games", "decisions", "equity_lost", "error_rate", "blunders", "luck", "luck_per_game"]
+    return pd.DataFrame(aggregates.quality.rows(), columns=columns).set_index("player")
+
+
+def quality_display(quality: pd.DataFrame, lang: str = "en") -> pd.DataFrame:
+    """A :func:`quality_summary` table as text cells with headers in ``lang``."""
+    def number(value: Any, digits: int) -> str:
+        return "—" if pd.isna(value) else f"{value:.{digits}f}"
+
+    rows = []
+    for player, row in quality.iterrows():
+        rows.append({tr("player", lang): player, tr("games", lang): int(row["games"]),
+                     tr("decisions", lang): int(row["decisions"]),
+                     tr("equity_lost", lang): number(row["equity_lost"], 3),
+                     tr("error_rate", lang): number(row["error_rate"], 1),
+                     tr("blunders", lang): int(row["blunders"]), tr("luck", lang): number(row["luck"], 3),
+                     tr("luck_per_game", lang): number(row["luck_per_game"], 3)})
+    return pd.DataFrame(rows)
+
+
 def markdown_table(table: pd.DataFrame) -> str:
     """A GitHub-flavoured Markdown table of ``table``'s columns (the index is left out)."""
     def cell(value: Any) -> str:

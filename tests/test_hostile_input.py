@@ -21,6 +21,7 @@ import stat
 import subprocess
 import sys
 import threading
+import struct
 import time
 import tracemalloc
 import zipfile
@@ -90,11 +91,15 @@ def check_located(data: bytes, name: str, fmt: str | None = None) -> list[GameRe
     """Read ``data`` as a file called ``name`` and replay every game: nothing may raise, and
     every error and finding must name a line of the input and a column."""
     source = bytes_source(data, name)
-    lines = max(1, sum(1 for _ in read_lines(source)))
+    binary = notations.is_binary(fmt) if fmt else data.startswith(b"RGMH")  # XG: lines are its records
+    lines = len(data) // 2560 + 1 if binary else max(1, sum(1 for _ in read_lines(source)))
     try:
         records = list(read_source(source, fmt))
     except notations.UnknownFormat:
         assert fmt is None
+        return []
+    except sources.InputError as error:  # a binary file that is damaged, or none at all
+        assert binary and str(error).startswith(f"{name}: "), error
         return []
     for record in records:
         assert len(record.errors) <= ERROR_LIMIT  # the others only counted (issue 15.1)
@@ -1076,3 +1081,57 @@ def test_a_game_too_long_to_ship_streams_with_the_rest_of_its_file(tmp_path, mon
     streamed = lines(2)
     assert streamed_from == [len("\n\n[Event".join(games[:3]).splitlines()) + 2]  # from the giant game on
     assert streamed == lines(1) and any("game 4 (? – ?): syntax: and 2900 more" in line for line in streamed)
+
+
+# --- eXtreme Gammon's binary files (issue 14) ----------------------------------------------------
+
+XG_FILES = sorted((CORPORA / "xg").glob("*.xg")) if CORPORA else []
+
+
+def uncommented(record: GameRecord) -> dict:
+    """A game's essentials but comments: XG keeps them at the end of its archive, which a cut loses."""
+    data = essentials(record)
+    data.pop("comments", None)
+    for action in data["actions"]:
+        action.pop("comments", None)
+    return data
+
+
+@functools.lru_cache
+def xg_seed(name: str) -> tuple[bytes, list[dict]]:
+    data = (CORPORA / "xg" / name).read_bytes()
+    return data, [uncommented(record) for record in read_source(bytes_source(data, name))]
+
+
+@pytest.mark.skipif(not XG_FILES, reason="no .xg files in the shared corpus")
+@settings(fuzz, max_examples=100)
+@given(st.sampled_from([path.name for path in XG_FILES]), st.data())
+def test_a_damaged_xg_file_never_crashes_and_keeps_the_games_before(name, data):
+    original, games = xg_seed(name)
+    damaged = bytearray(original)
+    how = data.draw(st.sampled_from(["cut", "flip", "zeros"]))
+    at = data.draw(st.integers(0, len(original) - 1))
+    if how == "cut":
+        damaged = damaged[:at]
+    elif how == "flip":
+        damaged[at] ^= data.draw(st.integers(1, 255))
+    else:
+        damaged[at:at + data.draw(st.integers(1, 4096))] = bytes(min(4096, len(original) - at))
+    source = bytes_source(bytes(damaged), name)
+    read: list[GameRecord] = []
+    try:
+        read.extend(read_source(source))
+    except sources.InputError as error:
+        assert str(error).startswith(f"{name}: ") and "Traceback" not in str(error)
+    for record in read:
+        replay(record)  # whatever the damage made of a game, judging it never crashes
+        assert all(error.line >= 1 and error.column == 1 for error in record.errors)
+    if how == "cut":  # nothing of a cut file is invented: its games are the first games, the last maybe unfinished
+        whole = max(len(read) - 1, 0)
+        assert [uncommented(record) for record in read[:whole]] == games[:whole]
+
+
+@fuzz
+@given(st.binary(max_size=20000))
+def test_random_bytes_after_an_xg_header_never_crash(tail):
+    check_located(b"RGMH" + struct.pack("<II", 1, 24) + bytes(12) + tail, "random.xg")

@@ -4,7 +4,9 @@ Each notation module has ``NAME``, ``EXTENSIONS``, ``sniff(head) -> bool``,
 ``read_games(lines, source) -> Iterator[GameRecord]`` (streaming, never raising
 on bad input), ``TARGET``, the :class:`Target` that writes it, and
 ``write_games(games, out) -> list[str]`` (warnings naming what the notation
-could not express), which is ``TARGET.write_games``.
+could not express), which is ``TARGET.write_games``. A binary notation (``BINARY =
+True``: eXtreme Gammon's ``.xg``) reads a binary stream, ``read_games(stream, source)``,
+and writes nothing.
 """
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ from ..record import GameRecord
 Prepared = TypeVar("Prepared")
 
 # Sniffing order: the most distinctive first (MAT files are .txt too).
-NAMES = ("ntn", "sgf", "jsonl", "mat")
+NAMES = ("xg", "ntn", "sgf", "jsonl", "mat")
 WRITE_ONLY = ("csv",)
 TARGETS = ("ntn", "mat", "sgf", "json", "jsonl", "csv")
 
@@ -93,6 +95,11 @@ def writer(name: str) -> Callable[[Iterable[GameRecord], TextIO], list[str]]:
     return target(name).write_games
 
 
+def is_binary(name: str) -> bool:
+    """Whether notation ``name`` is read from bytes rather than from decoded lines."""
+    return bool(getattr(notation(name), "BINARY", False))
+
+
 def by_extension(filename: str) -> str | None:
     """The notation a file name's extension promises, if it is unambiguous."""
     lowered = filename.lower()
@@ -110,7 +117,7 @@ def detect(filename: str, head: str) -> str:
     guess = by_extension(filename)
     if guess and guess not in WRITE_ONLY:
         return guess
-    raise UnknownFormat(f"cannot tell the notation of {filename}: expected NTN, MAT, SGF or JSON "
+    raise UnknownFormat(f"cannot tell the notation of {filename}: expected NTN, MAT, SGF, JSON or XG "
                         "(name it with --from)")
 
 

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Iterator
 from itertools import chain
 from typing import Any
 
+from .. import analysis
 from ..record import SIDES, Action, GameRecord, PlaySyntaxError, RecordError, parse_play
 from . import GameWriter, Target
 
@@ -42,6 +43,8 @@ def game_to_dict(game: GameRecord) -> dict[str, Any]:
                 item[key] = getattr(action, key)
         if action.comments:
             item["comments"] = list(action.comments)
+        if action.analysis:
+            item["analysis"] = [analysis.to_dict(evaluation) for evaluation in action.analysis]
         actions.append(item)
     data: dict[str, Any] = {"tags": dict(game.tags), "actions": actions, "result": game.result}
     if game.comments:
@@ -108,8 +111,14 @@ def _action(item: Any, index: int, line: int) -> Action:
                 raise _Invalid(f"{where}: {error}") from None
     for key in ("value", "number"):
         _expect(item.get(key) is None or isinstance(item.get(key), int), f'{where}: "{key}" must be a whole number')
+    evaluations = item.get("analysis", [])
+    _expect(isinstance(evaluations, list), f'{where}: "analysis" must be an array')
+    try:
+        judged = tuple(analysis.from_dict(evaluation) for evaluation in evaluations)
+    except analysis.AnalysisError as error:
+        raise _Invalid(f"{where}: {error}") from None
     return Action(side, kind, dice, moves, item.get("value"), item.get("number"),
-                  _strings(item.get("comments", []), f'{where}: "comments"'), line=line, column=1)
+                  _strings(item.get("comments", []), f'{where}: "comments"'), line=line, column=1, analysis=judged)
 
 
 def read_games(lines: Iterable[str], source: str = "") -> Iterator[GameRecord]:

@@ -624,6 +624,8 @@ def _check_game(record: GameRecord, outcome: Result | None, warnings: list[str])
     """Warn about what this game holds that MAT cannot say."""
     if record.comments or any(action.comments for action in record.actions):
         warnings.append("comments dropped: MAT has no comments")
+    if any(action.analysis for action in record.actions):
+        warnings.append("analysis dropped: MAT has no analysis")
     if outcome is None:
         warnings.append(f"result {record.result!r} cannot be written: MAT states a result only as one side's "
                         "'Wins N points'")

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from itertools import accumulate
 from typing import TextIO
 
+from nardy_cli import analysis
 from nardy_cli.notations import GameWriter, Target
 from nardy_cli.record import SIDES, Action, GameRecord, PlaySyntaxError, RecordError, parse_play
 from nardy_cli.scores import RESULT_TOKEN
@@ -242,6 +243,13 @@ class _Reader:
     def _attach_comment(self, line: int, text: str) -> None:
         """A comment belongs to the action it follows, or to the game before the first action."""
         game = self._begin(line)
+        if game.actions and analysis.is_tagged(text):  # [%analysis ...]: a program's evaluation of the action
+            action = game.actions[-1]
+            try:
+                action.analysis += (analysis.from_text(text),)
+            except analysis.AnalysisError as error:
+                self._error(line, 1, str(error))
+            return
         (game.actions[-1].comments if game.actions else game.comments).append(text.strip())
 
     # -- movetext --
@@ -473,7 +481,9 @@ def _movetext_lines(actions: list[Action], warnings: list[str]) -> list[str]:
             break
         previous = cell
         number, column = cell
-        text += "".join(f"  {{ {_escape_comment(comment)} }}" for comment in action.comments)
+        comments = [analysis.to_text(evaluation) for evaluation in action.analysis]  # nothing to escape there
+        comments += [_escape_comment(comment) for comment in action.comments]
+        text += "".join(f"  {{ {comment} }}" for comment in comments)
         if column == 1 and open_row is not None and open_row[0] == number:
             lines.append(f"{open_row[1]:<{WHITE_COLUMN_WIDTH}}  {text}")
             open_row = None
@@ -483,7 +493,7 @@ def _movetext_lines(actions: list[Action], warnings: list[str]) -> list[str]:
             open_row = None
         if column == 1:
             lines.append(f"{number}... {text}")
-        elif action.comments:
+        elif comments:
             lines.append(f"{number}. {text}")
         else:
             open_row = (number, f"{number}. {text}")

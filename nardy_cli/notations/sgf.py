@@ -20,8 +20,8 @@ import re
 from collections.abc import Generator, Iterable, Iterator
 from dataclasses import dataclass, field
 
-from nardy_cli import __version__
-from nardy_cli.notations import GameWriter, Target
+from nardy_cli import __version__, analysis
+from nardy_cli.notations import GameWriter, Target, gnubg_analysis
 from nardy_cli.position import CHECKERS, Position, PositionError, default_first, opposite_point
 from nardy_cli.record import (
     BAR,
@@ -31,6 +31,7 @@ from nardy_cli.record import (
     SIDES,
     WHITE,
     Action,
+    Evaluation,
     GameRecord,
     Move,
     RecordError,
@@ -65,9 +66,13 @@ MATCH_TAGS = ("WhiteRating", "BlackRating", "Date", "Event", "Round", "Site", "A
 RAW_TAG_PREFIX = "SGF_"
 # Our private root property: NT[Key:Value] keeps the tags SGF has no property for.
 PRIVATE_TAGS = "NT"
+# Our private node property: NA[move played=-0.27 best=-0.21 luck=0.03 level=4-ply]... keeps an
+# action's analysis, each value an NTN [%analysis ...] without its brackets.
+ANALYSIS = "NA"
+ANALYSIS_OPEN = "[%analysis "
 # Root properties about the file or its analysis, not the game: not kept. Later
-# nodes keep only moves, set-up and comments (so GNU Backgammon's analysis, A, DA,
-# LU, BM..., is read past).
+# nodes keep only moves, set-up, comments and the checker-play analysis A and LU (GNU
+# Backgammon's DA, BM..., are read past).
 DROPPED = {"FF", "GM", "CA", "AP", "GS"}
 SETUP = {"AE", "AW", "AB", "CV", "CP", "CO"}
 
@@ -494,9 +499,15 @@ class _GameBuilder:
         move: _Property | None = None
         dice: _Property | None = None
         comments: list[str] = []
+        gnubg: dict[str, list[str]] = {}  # GNU Backgammon's analysis of a roll: A[] and LU[]
+        judged: list[Evaluation] = []  # nardy's own NA[]
         for prop in props:
             ident = prop.ident
-            if ident in ("W", "B"):
+            if ident in ("A", "LU") and not root:
+                gnubg[ident] = [_unescape(raw, keep_newlines=False) for raw in prop.values]
+            elif ident == ANALYSIS and not root:
+                judged.extend(self._analysis(prop))
+            elif ident in ("W", "B"):
                 if move is None:
                     move = prop
                 else:
@@ -516,6 +527,11 @@ class _GameBuilder:
         action = self._dice(dice) if dice is not None else None
         if move is not None:
             action = self._move(move) or action
+        if judged and action is not None:
+            action.analysis += tuple(judged)
+        elif gnubg and action is not None and action.kind == "roll":
+            evaluation = gnubg_analysis.move_evaluation(gnubg.get("A"), next(iter(gnubg.get("LU", ())), None))
+            action.analysis += (evaluation,) if evaluation else ()
         if not comments:
             return
         if action is not None:
@@ -524,6 +540,16 @@ class _GameBuilder:
             self.record.actions[-1].comments.extend(comments)
         else:
             self.record.comments.extend(comments)
+
+    def _analysis(self, prop: _Property) -> list[Evaluation]:
+        """The evaluations of nardy's ``NA[move played=-0.27 best=-0.21 level=4-ply]...``."""
+        judged = []
+        for index, raw in enumerate(prop.values):
+            try:
+                judged.append(analysis.from_text(ANALYSIS_OPEN + _unescape(raw, keep_newlines=False) + "]"))
+            except analysis.AnalysisError as error:
+                self.error(*prop.offset(index, 0), f"{ANALYSIS}: {error}")
+        return judged
 
     def _player(self, prop: _Property) -> None:
         side = LETTER_SIDE.get(prop.text().strip().upper())
@@ -1121,6 +1147,9 @@ class _GameTree:
                 continue
             if action.comments:
                 node += f"C[{_escape(chr(10).join(action.comments))}]"
+            if action.analysis:
+                node += ANALYSIS + "".join(f"[{_escape(analysis.to_text(e)[len(ANALYSIS_OPEN):-1])}]"
+                                           for e in action.analysis)
             nodes.append(node)
             doubler = other(action.side)
             following = actions[number] if number < len(actions) else None
