@@ -33,7 +33,7 @@ from ..record import (
     other,
     parse_play,
 )
-from . import GameWriter, Target
+from . import GameWriter, Target, without_cascades
 
 NAME = "mat"
 EXTENSIONS = (".mat", ".txt")
@@ -551,7 +551,7 @@ class _MatWriter(GameWriter[MatGame]):
                              f"from the scores, and this game is {'' if implied else 'not '}the Crawford game")
 
 
-TARGET = Target(prepare, _MatWriter)
+TARGET = Target(without_cascades(prepare, "MAT"), _MatWriter)
 write_games = TARGET.write_games
 
 
