@@ -600,7 +600,7 @@ class Engine:
         a step breaks on the way."""
         sequence, full = turn.sequence, len(turn.sequence)
         option = None if turn.passing else self.rules.describe("cascade")
-        what = "passed steps" if turn.passing else f"cascade {sequence_text(sequence)}"
+        what = f"{'passed steps' if turn.passing else 'cascade'} {sequence_text(sequence)}"
         legs = [leg for move in moves for leg in move.legs]
         physical = self._physical(turn, legs)
         if physical is None:

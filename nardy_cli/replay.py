@@ -99,6 +99,8 @@ def action_text(action: Action) -> str:
     """``63: 24/18 24/21`` for a roll, the cube word otherwise."""
     if action.kind == "roll" and action.dice:
         return f"{action.dice[0]}{action.dice[1]}: {action.play_text}"
+    if action.kind == "passed":
+        return f"> {action.play_text}"
     return action.kind + (f" {action.value}" if action.value is not None else "")
 
 
@@ -123,7 +125,8 @@ class _Replayer:
         self.cell = (0, 1)  # the cell of the last action, see next_cell
         self.pending_double: str | None = None
         self.extra_roll_for: str | None = None  # last_roll: the side owed one final roll
-        self.pending_pass: tuple[Action, tuple[int, ...]] | None = None  # a cascade's roll, its passed steps
+        # a cascade's roll, the steps it passes, and whether it was legal (no second finding if not)
+        self.pending_pass: tuple[Action, tuple[int, ...], bool] | None = None
 
     def finding(self, finding: Finding, action: Action | None, *, side: str | None = None,
                 turn: int | None = None) -> None:
@@ -234,7 +237,7 @@ class _Replayer:
             len(steps), dice_pips - used_pips if verdict.legal else 0,
             sum(step.hit for step in steps), verdict.legal, verdict.passed))
         if verdict.passed:
-            self.pending_pass = (action, verdict.passed)
+            self.pending_pass = (action, verdict.passed, verdict.legal)
         self.after_roll(action, after)
         return after
 
@@ -245,7 +248,7 @@ class _Replayer:
             self.finding(Finding("pass-unexpected", f"{SIDE_NAMES[action.side]} plays passed steps, but "
                                  "no steps were passed to them", self.cascade_option()), action)
             return position
-        roll, passed = pending
+        roll, passed, _ = pending
         if action.side != other(roll.side):
             self.finding(Finding("turn-order", f"{SIDE_NAMES[action.side]} plays the steps passed to "
                                  f"{SIDE_NAMES[other(roll.side)]}"), action)
@@ -272,9 +275,11 @@ class _Replayer:
     def missing_pass(self, position: Position) -> None:
         """Passed steps the record does not play: a finding when the opponent could play one."""
         assert self.pending_pass is not None
-        (roll, passed), self.pending_pass = self.pending_pass, None
+        (roll, passed, cascade_legal), self.pending_pass = self.pending_pass, None
+        if not cascade_legal or self.is_over():
+            return
         playable = self.engine.choose_play(position, roll.dice, lambda plays: plays[0], passed).steps
-        if playable and not self.is_over():
+        if playable:
             self.finding(Finding("pass-missing", f"the steps {' '.join(map(str, passed))} pass to "
                                  f"{SIDE_NAMES[other(roll.side)]}, who plays none of them where "
                                  f"{len(playable) if len(playable) > 1 else 'one'} can be "
