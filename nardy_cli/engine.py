@@ -602,7 +602,7 @@ class Engine:
         option = None if turn.passing else self.rules.describe("cascade")
         what = f"{'passed steps' if turn.passing else 'cascade'} {sequence_text(sequence)}"
         legs = [leg for move in moves for leg in move.legs]
-        physical = self._physical(turn, legs)
+        physical = self._physical_any_order(turn, legs)
         if physical is None:
             return self._illegal(turn, None, self._leg_failure(turn, legs))
         if len(legs) > full:
@@ -647,17 +647,28 @@ class Engine:
         return Verdict(None, finding, position, passed)
 
     @staticmethod
-    def _leg_failure(turn: _Turn, legs: list[tuple[int, int]]) -> Finding:
-        """Why the written moves cannot be made at all: the first with no checker or onto a held point."""
+    def _physical_any_order(turn: _Turn, legs: list[tuple[int, int]]) -> tuple[Board, Board] | None:
+        """The boards after the written moves in whatever order they can be made (a game
+        without hits: the opponent's checkers stay); None when no order makes them."""
         me = list(turn.me)
         for src, dst in legs:
-            if not me[src]:
-                return turn.finding(_NO_CHECKER, src, src - dst)
-            if dst != OFF and turn.opp[turn.opposite[dst]] > (1 if turn.hits else 0):
+            if dst != OFF and turn.opp[turn.opposite[dst]]:
+                return None
+            me[src] -= 1
+            me[dst] += 1
+        return (tuple(me), turn.opp) if min(me) >= 0 else None
+
+    @staticmethod
+    def _leg_failure(turn: _Turn, legs: list[tuple[int, int]]) -> Finding:
+        """Why the written moves cannot be made in any order: a move onto a point the opponent
+        holds, or from a point where no checker stands or arrives."""
+        me = list(turn.me)
+        for src, dst in legs:
+            if dst != OFF and turn.opp[turn.opposite[dst]]:
                 return turn.finding(_BLOCKED, src, src - dst)
             me[src] -= 1
             me[dst] += 1
-        return Finding("dice", "the moves cannot be made")
+        return turn.finding(_NO_CHECKER, next(p for p in range(BAR, -1, -1) if me[p] < 0), 0)
 
     @staticmethod
     def _illegal(turn: _Turn, state: tuple[Board, Board] | None, finding: Finding) -> Verdict:
