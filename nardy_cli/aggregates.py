@@ -16,6 +16,7 @@ from typing import Any
 from .corpus import CorpusGame
 from .record import BLACK, WHITE
 from .replay import GameReplay, first_roll_not_double
+from .variants import VARIANTS
 from .validate import finding_dict
 
 GROUPINGS = ("player", "event", "variant", "file")
@@ -35,6 +36,7 @@ GAME_COLUMNS: dict[str, str] = {
     "pips_white": "int", "pips_black": "int", "pips_lost_white": "int", "pips_lost_black": "int",
     "pips_lost": "int", "passes_white": "int", "passes_black": "int", "doubles_white": "int",
     "doubles_black": "int", "hits_white": "int", "hits_black": "int",
+    "cascades": "int", "steps_passed": "int", "pips_passed": "int",
 }
 TURN_COLUMNS: dict[str, str] = {
     "file": "str", "game": "int", "turn": "int", "side": "str", "player": "str", "dice": "str", "play": "str",
@@ -80,6 +82,10 @@ def game_row(game: CorpusGame, result: GameReplay) -> dict[str, Any]:
         row[f"doubles_{name}"] = sum(turn.dice[0] == turn.dice[1] for turn in own)
         row[f"hits_{name}"] = sum(turn.hits for turn in own) if short else None
     row["pips_lost"] = row["pips_lost_white"] + row["pips_lost_black"]
+    cascade = VARIANTS[result.rules.variant].cascade  # crazy nardy: doubles cascade, steps pass
+    row["cascades"] = sum(turn.dice[0] == turn.dice[1] for turn in result.turns) if cascade else None
+    row["steps_passed"] = sum(len(turn.passed) for turn in result.turns) if cascade else None
+    row["pips_passed"] = sum(sum(turn.passed) for turn in result.turns) if cascade else None
     return row
 
 
@@ -141,10 +147,12 @@ class GroupTotals:
     """Sums over the games of one group (a player, an event, a variant or a file); see
     :class:`Aggregates` for what wins, outcomes, first-mover games and pips lost count."""
 
-    __slots__ = ("games", "wins", "outcomes", "first_games", "first_wins", "pips_lost", "lengths")
+    __slots__ = ("games", "wins", "outcomes", "first_games", "first_wins", "pips_lost", "lengths",
+                 "cascade_games", "cascades", "steps_passed", "pips_passed")
 
     def __init__(self) -> None:
         self.games = self.wins = self.first_games = self.first_wins = self.pips_lost = 0
+        self.cascade_games = self.cascades = self.steps_passed = self.pips_passed = 0  # crazy nardy
         self.outcomes: Counter[str] = Counter()
         self.lengths: Counter[int] = Counter()  # turns -> games: the median needs them all
 
@@ -157,6 +165,13 @@ class GroupTotals:
         self.first_wins += first_won
         self.pips_lost += pips_lost
         self.lengths[turns] += 1
+
+    def add_cascades(self, row: dict[str, Any]) -> None:
+        """Count a crazy-nardy game's cascades and the steps and pips they passed."""
+        self.cascade_games += 1
+        self.cascades += row["cascades"]
+        self.steps_passed += row["steps_passed"]
+        self.pips_passed += row["pips_passed"]
 
     def mean_turns(self) -> float:
         return sum(turns * count for turns, count in self.lengths.items()) / self.games
@@ -211,6 +226,9 @@ class Aggregates:
         for by in ("event", "variant", "file"):
             self._totals(by, row[by]).add(winner == WHITE, outcome, known, known and winner == first_mover,
                                           turns, row["pips_lost"])
+        if row.get("cascades") is not None:  # per event, variant and file: both sides' cascades
+            for by in ("event", "variant", "file"):
+                self._totals(by, row[by]).add_cascades(row)
         self.games += 1
         self.turns += turns
         self.legal += row["findings"] == 0
