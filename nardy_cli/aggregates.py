@@ -16,8 +16,8 @@ from typing import Any
 from .corpus import CorpusGame
 from .record import BLACK, WHITE
 from .replay import GameReplay, first_roll_not_double
-from .variants import VARIANTS
 from .validate import finding_dict
+from .variants import VARIANTS
 
 GROUPINGS = ("player", "event", "variant", "file")
 SCORED = ("oin", "mars", "home-mars", "koks")

@@ -9,10 +9,11 @@ permutations. What differs between the games comes from :mod:`nardy_cli.variants
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate
-from typing import Callable, NamedTuple
+from typing import NamedTuple
 
 from .position import CHECKERS, Board, Position
 from .record import BAR, OFF, SIDE_NAMES, WHITE, Move, other, point_name
@@ -379,7 +380,7 @@ class _Turn:
         the last checker), from the start or from boards reached after ``depth`` steps: a
         depth-first search that stops once ``enough`` (default: all) steps are reached."""
         full, best = len(self.sequence), 0
-        enough = full if enough is None else enough
+        target = full if enough is None else enough
         seen: set[tuple[Board, int]] = set()
         stack = [(self.me if me is None else me, self.opp if opp is None else opp, depth)]
         while stack:
@@ -388,7 +389,7 @@ class _Turn:
                 return full
             if depth > best and not (self.block_turn and self.illegal_block(me)):
                 best = depth
-                if best >= enough:
+                if best >= target:
                     return best
             if depth == full:
                 continue
@@ -396,7 +397,7 @@ class _Turn:
             for src in range(self.top, 0, -1):
                 if me[src]:
                     result = self.step(me, opp, src, die)
-                    if result.__class__ is tuple and (result[0], depth + 1) not in seen:
+                    if isinstance(result, tuple) and (result[0], depth + 1) not in seen:
                         seen.add((result[0], depth + 1))
                         stack.append((result[0], result[1], depth + 1))
         return best
@@ -410,7 +411,8 @@ class _Turn:
         prefix = list(accumulate(self.sequence, initial=0))
         failure: tuple[int, Finding | None] = (-1, None)
         seen: set[tuple[Board, tuple[tuple[int, int], ...], int]] = set()
-        stack = [(self.me, self.opp, tuple(sorted(legs)), 0, ())]
+        stack: list[tuple[Board, Board, tuple[tuple[int, int], ...], int, tuple[Step, ...]]] = [
+            (self.me, self.opp, tuple(sorted(legs)), 0, ())]
         while stack:
             me, opp, left, depth, steps = stack.pop()
             if not left:
@@ -424,7 +426,7 @@ class _Turn:
                         src - die >= dst or (dst == OFF and waste and src - die < 0)):
                     continue
                 result = self.step(me, opp, src, die)
-                if result.__class__ is int:
+                if not isinstance(result, tuple):
                     if depth > failure[0]:
                         failure = (depth, self.finding(result, src, die))
                     continue
@@ -454,7 +456,7 @@ class _Turn:
         found: dict[int, tuple[Step, ...]] = {}
         failure: tuple[int, Finding | None] = (-1, None)
         seen: set[tuple[Board, int]] = set()
-        stack = [(self.me, self.opp, 0, ())]
+        stack: list[tuple[Board, Board, int, tuple[Step, ...]]] = [(self.me, self.opp, 0, ())]
         while stack:
             me, opp, depth, steps = stack.pop()
             if me == target:
@@ -467,7 +469,7 @@ class _Turn:
                 if not me[src]:
                     continue
                 result = self.step(me, opp, src, die)
-                if result.__class__ is int:
+                if not isinstance(result, tuple):
                     if depth > failure[0]:
                         board = list(me)
                         board[src] -= 1
@@ -535,10 +537,10 @@ class Engine:
             me, opp = play._state
             if me[OFF] == CHECKERS:
                 break
-            candidates = {}
+            candidates: dict[tuple[Board, Board], tuple[Step, ...]] = {}
             for src in range(turn.top, 0, -1):
                 result = turn.step(me, opp, src, turn.sequence[depth]) if me[src] else None
-                if (result.__class__ is tuple and (result[0], result[1]) not in candidates
+                if (isinstance(result, tuple) and (result[0], result[1]) not in candidates
                         and turn.longest(result[0], result[1], depth + 1, most) >= most):
                     candidates[(result[0], result[1])] = play.steps + (result[2],)
             play = choose([Play(steps, turn, state) for state, steps in candidates.items()])
@@ -628,17 +630,17 @@ class Engine:
         pips = sum(src - dst for src, dst in legs)
         prefix = list(accumulate(sequence, initial=0))
         wasteful = self.rules.bearoff != "exact" and any(dst == OFF for _, dst in legs)
-        depth = next((k for k, total in enumerate(prefix) if total == pips or (wasteful and total >= pips)), None)
-        passed = turn.passed_after(depth, physical) if depth is not None else ()
+        written = next((k for k, total in enumerate(prefix) if total == pips or (wasteful and total >= pips)), None)
+        passed = turn.passed_after(written, physical) if written is not None else ()
         position = turn.position_after(*physical)
         most = turn.longest()
-        if depth is None:
+        if written is None:
             finding = Finding("dice" if pips > prefix[-1] else "cascade-order",
                               f"the moves take {pips} pips, which no beginning of the {what} takes "
                               f"(its steps are played in order: {', '.join(map(str, prefix[1:]))})", option)
-        elif depth > most:
+        elif written > most:
             rest = "are lost" if turn.passing else f"pass to {SIDE_NAMES[other(turn.side)]}"
-            finding = Finding("cascade-past", f"{depth} steps of the {what} played, but it stops after {most}: "
+            finding = Finding("cascade-past", f"{written} steps of the {what} played, but it stops after {most}: "
                               f"no {sequence[most]} can be played there, and the steps from it {rest}", option)
             passed = turn.passed_after(most, physical)
         else:

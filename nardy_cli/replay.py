@@ -249,6 +249,8 @@ class _Replayer:
                                  "no steps were passed to them", self.cascade_option()), action)
             return position
         roll, passed, _ = pending
+        if roll.dice is None:
+            return position
         if action.side != other(roll.side):
             self.finding(Finding("turn-order", f"{SIDE_NAMES[action.side]} plays the steps passed to "
                                  f"{SIDE_NAMES[other(roll.side)]}"), action)
@@ -257,7 +259,8 @@ class _Replayer:
             return position
         verdict = self.engine.check(position, roll.dice, action.moves, passed)
         after = verdict.position
-        if verdict.finding and after is None:
+        if after is None:
+            assert verdict.finding is not None  # a legal play always has its position
             stop = f"{verdict.finding.message}; the replay stops here: the recorded play cannot be made on the board"
             self.finding(replace(verdict.finding, message=stop), action)
             return None
@@ -276,7 +279,7 @@ class _Replayer:
         """Passed steps the record does not play: a finding when the opponent could play one."""
         assert self.pending_pass is not None
         (roll, passed, cascade_legal), self.pending_pass = self.pending_pass, None
-        if not cascade_legal or self.is_over():
+        if not cascade_legal or self.is_over() or roll.dice is None:
             return
         playable = self.engine.choose_play(position, roll.dice, lambda plays: plays[0], passed).steps
         if playable:

@@ -9,7 +9,8 @@ from dataclasses import dataclass, fields, replace
 
 from .variants import NAMES as VARIANTS
 from .variants import VARIANTS as TABLE
-from .variants import VariantError, variant as variant_entry
+from .variants import VariantError
+from .variants import variant as variant_entry
 
 # option -> {variant: allowed values, the default first}, from the variant table
 OPTIONS: dict[str, dict[str, tuple[str, ...]]] = {

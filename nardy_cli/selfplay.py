@@ -62,6 +62,10 @@ def _chooser(bot: str, rng: random.Random) -> Callable[[list[Play], str], Play]:
     raise ValueError(f"unknown bot {bot!r}: expected one of {', '.join(BOTS)}")
 
 
+def _for_side(choose: Callable[[list[Play], str], Play], side: str) -> Callable[[list[Play]], Play]:
+    return lambda plays: choose(plays, side)
+
+
 def play_game(rules: Rules, rng: random.Random, bot: str = "greedy", *,
               white: str | None = None, black: str | None = None) -> GameRecord:
     """One complete self-played game under ``rules`` as a record (no cube actions); in crazy
@@ -79,11 +83,11 @@ def play_game(rules: Rules, rng: random.Random, bot: str = "greedy", *,
         side = position.turn
         if side == WHITE or row == 0:
             row += 1
-        play = engine.choose_play(position, dice, lambda plays: choose(plays, side))
+        play = engine.choose_play(position, dice, _for_side(choose, side))
         record.actions.append(Action(side, "roll", dice, steps_to_moves(play.steps), number=row))
         position = play.position
         if play.passed:
-            passed = engine.choose_play(position, dice, lambda plays: choose(plays, other(side)), play.passed)
+            passed = engine.choose_play(position, dice, _for_side(choose, other(side)), play.passed)
             record.actions.append(Action(other(side), "passed", dice, steps_to_moves(passed.steps), number=row))
             position = passed.position
             if position.winner() == other(side):  # the opponent finished in the passed steps

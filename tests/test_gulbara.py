@@ -3,7 +3,8 @@ import random
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from nardy_cli.cli import cli
 from nardy_cli.engine import Engine
@@ -163,19 +164,19 @@ def test_cascade_findings_name_code_and_option():
     assert check("gulbara w 24x15 24x15", (4, 4), "6/1 24/20 20/16(2) 16/11(2) 11/6 11/5 24/20").legal
 
 
-SAMPLES = ("[Variant \"gulbara\"]\n\n")
+HEADER = '[Variant "gulbara"]\n\n'
 
 
 def test_passed_steps_in_a_record():
-    assert findings(SAMPLES + "1. 66: 24/18(2) > 24/18     53: 24/19 19/16\n*\n") == []
-    assert findings(SAMPLES + "1. 66: 24/18(2)     53: 24/19 19/16\n*\n") == [
-        "3:4 pass-missing: the steps 6 6 pass to Black, who plays none of them where one can be "
-        "(write them after the roll: > moves) (cascade=four)"]
-    assert findings(SAMPLES + "1. 63: 24/18/15 > 24/18   53: 24/19 19/16\n*\n") == [
+    assert findings(HEADER + "1. 66: 24/18(2) > 24/18     53: 24/19 19/16\n*\n") == []
+    assert findings(HEADER + "1. 66: 24/18(2)     53: 24/19 19/16\n*\n") == [
+        ("3:4 pass-missing: the steps 6 6 pass to Black, who plays none of them where one can be "
+         "(write them after the roll: > moves) (cascade=four)")]
+    assert findings(HEADER + "1. 63: 24/18/15 > 24/18   53: 24/19 19/16\n*\n") == [
         "3:17 pass-unexpected: Black plays passed steps, but no steps were passed to them (cascade=four)"]
-    assert findings(SAMPLES + "1. 66: 24/18(2) > -   53: 24/19 19/16\n*\n") == [
+    assert findings(HEADER + "1. 66: 24/18(2) > -   53: 24/19 19/16\n*\n") == [
         "3:17 cascade-short: 0 steps of the passed steps 2×6 played where 1 can be"]
-    assert findings(SAMPLES + "1. 66: 24/18(2) > 24/18 24/18   53: 24/19 19/16\n*\n")[0].split()[1] == \
+    assert findings(HEADER + "1. 66: 24/18(2) > 24/18 24/18   53: 24/19 19/16\n*\n")[0].split()[1] == \
         "cascade-past:"
 
 
@@ -197,14 +198,14 @@ def test_ntn_round_trip_and_json_are_lossless():
     assert [(a.side, a.kind) for a in record.actions] == [("w", "roll"), ("b", "passed"), ("b", "roll")]
     assert record.actions[1].comments == ["одна пропала"]
     again = ntn.prepare(record).text
-    assert list(ntn.read_games(again.splitlines(True)))[0].actions == record.actions
+    assert next(ntn.read_games(again.splitlines(True))).actions == record.actions
     back = jsonl.game_from_dict(jsonl.game_to_dict(record))
     assert back.actions[1].kind == "passed" and back.actions[1].moves == record.actions[1].moves
 
 
 def test_mat_and_sgf_leave_crazy_games_out_with_a_warning(tmp_path):
     source = tmp_path / "g.ntn"
-    source.write_text(SAMPLES + "1. 66: 24/18(2) > 24/18     53: 24/19 19/16\n*\n", encoding="utf-8")
+    source.write_text(HEADER + "1. 66: 24/18(2) > 24/18     53: 24/19 19/16\n*\n", encoding="utf-8")
     for target in ("mat", "sgf"):
         result = CliRunner().invoke(cli, ["convert", str(source), "--to", target, "-o", str(tmp_path / f"g.{target}")])
         assert "has no crazy nardy (gulbara)" in result.output, result.output
