@@ -55,6 +55,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "dice": ("dice", "кости"),
     "to_move": ("{side} to move", "ход: {side}"),
     "rolled": ("{side} played {dice}", "{side} сыграли {dice}"),
+    "passes": ("the passed steps {steps} first", "сначала переданные ходы {steps}"),
     "numbering": ("points in White's numbering", "пункты в нумерации белых"),
     "side": ("side", "сторона"),
     "path": ("file", "файл"),
