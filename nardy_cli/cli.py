@@ -142,7 +142,7 @@ class _Guarded(click.Group):
 @click.option("--debug", is_flag=True, help="Show the full traceback of an unexpected error.")
 @click.pass_context
 def cli(ctx: click.Context, debug: bool) -> None:
-    """Replay, validate, analyse and convert records of long and short nardy."""
+    """Replay, validate, analyse and convert records of long, short and crazy nardy."""
     ctx.meta["nardy.debug"] = debug
 
 
