@@ -65,7 +65,7 @@ def outcome_of(result: GameReplay) -> str:
 def game_row(game: CorpusGame, result: GameReplay) -> dict[str, Any]:
     """One row of the per-game table (see :data:`GAME_COLUMNS`)."""
     record, final = game.record, result.final
-    short = result.rules.variant == "short"
+    hits = VARIANTS[result.rules.variant].hits
     row: dict[str, Any] = {
         "file": game.source, "game": game.index, "variant": result.rules.variant, "rules": str(result.rules),
         "event": record.tags.get("Event", "?"), "date": record.tags.get("Date", ""),
@@ -80,7 +80,7 @@ def game_row(game: CorpusGame, result: GameReplay) -> dict[str, Any]:
         row[f"pips_lost_{name}"] = sum(turn.pips_lost for turn in own)
         row[f"passes_{name}"] = sum(turn.legal and turn.dice_used == 0 for turn in own)
         row[f"doubles_{name}"] = sum(turn.dice[0] == turn.dice[1] for turn in own)
-        row[f"hits_{name}"] = sum(turn.hits for turn in own) if short else None
+        row[f"hits_{name}"] = sum(turn.hits for turn in own) if hits else None
     row["pips_lost"] = row["pips_lost_white"] + row["pips_lost_black"]
     cascade = VARIANTS[result.rules.variant].cascade  # crazy nardy: doubles cascade, steps pass
     row["cascades"] = sum(turn.dice[0] == turn.dice[1] for turn in result.turns) if cascade else None

@@ -21,6 +21,7 @@ from .engine import sequence_text
 from .position import Position, opposite_point
 from .record import BAR, BLACK, OFF, WHITE, point_name
 from .replay import GameReplay
+from .variants import VARIANTS
 from .aggregates import SIDE_KEYS
 from .labels import tr
 
@@ -145,7 +146,7 @@ def text_diagram(view: BoardView, lang: str = "en") -> str:
     """The position as a text diagram: ``O`` White, ``X`` Black, a stack over five shows its count."""
     position = view.position
     points = board_points(position)
-    short = position.variant == "short"
+    short = VARIANTS[position.variant].bar
     bars = {WHITE: (WHITE, position.white[BAR]), BLACK: (BLACK, position.black[BAR])}
 
     def numbers(half: tuple[int, ...]) -> str:
@@ -262,7 +263,7 @@ def board_figure(view: BoardView, lang: str = "en") -> Figure:
     position = view.position
     figure = new_figure(_turn_line(view, lang).strip(), (9.0, 7.6))
     axes = figure.add_subplot()
-    _draw_board(axes, position.variant == "short")
+    _draw_board(axes, VARIANTS[position.variant].bar)
     _draw_checkers(axes, position)
     mover = view.mover or position.turn
     if view.dice:
