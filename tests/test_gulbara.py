@@ -143,7 +143,7 @@ def test_head_rule_over_the_whole_cascade_and_the_first_turn_exception():
 def test_six_block_applies_across_the_cascade():
     # 15/14 would make White's 19-13 seven points in a row with no Black checker ahead
     position = "gulbara w 24x8,19,18,17,16,15x2,13 24x15 -"
-    for _, _, after in plays(position, (1, 1)):
+    for _, _, after in plays(position, (5, 5)):  # 19/14 would leave 18-13 a six-block
         white = Position.parse(after).white
         assert not all(white[p] for p in range(14, 20))
     assert str(check(position, (1, 1), "15/14").finding) == (
