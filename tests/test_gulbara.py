@@ -140,6 +140,37 @@ def test_head_rule_over_the_whole_cascade_and_the_first_turn_exception():
         "head: two checkers left the head: 2-2 does not let a second checker leave the head (head=classic)")
 
 
+@pytest.mark.parametrize("options,expected", [
+    ("head=classic", [("24/19 19/14 14/9 9/4", (6, 6, 6, 6), "gulbara b 24x14,4 24x15")]),
+    ("head=general", [("24/19 19/14 14/9 9/4", (6, 6, 6, 6), "gulbara b 24x14,4 24x15")]),
+])
+def test_first_turn_five_five_from_the_start(options, expected):
+    # one checker plays all four 5s (24/19/14/9/4), so no option lets a second leave; 4 cannot bear off
+    assert plays("gulbara w 24x15 24x15", (5, 5), options) == expected
+
+
+def test_head_general_and_strict_judge_the_first_head_checker_on_the_rolled_double():
+    position = "gulbara w 24x15 24x14,2"  # Black's 2 is White's 14: a head checker stops on 19
+    assert plays(position, (5, 5), "head=general") == [
+        ("24/19(2)", (5, 5, 6, 6, 6, 6), "gulbara b 24x13,19x2 24x14,2")]
+    assert plays(position, (5, 5), "head=strict") == [
+        ("24/19", (5, 5, 5, 6, 6, 6, 6), "gulbara b 24x14,19 24x14,2")]
+
+
+def test_opening_play_forbids_a_first_cascade():
+    assert findings(HEADER.replace("\n\n", '\n[Rules "opening=play"]\n\n') + "1. 66: 24/18(2) > 24/18\n*\n") == [
+        "4:4 opening: the opening dice are the first roll and cannot be a double (opening=play)"]
+
+
+def test_validate_under_cascade_two_from_the_command_line(tmp_path):
+    record = tmp_path / "crazy.ntn"
+    record.write_text(HEADER + "1. 44: 24/20/15/9(2)          31: 24/23/20\n*\n", encoding="utf-8")
+    four = CliRunner().invoke(cli, ["validate", str(record)])
+    two = CliRunner().invoke(cli, ["validate", str(record), "--rule", "cascade=two"])
+    assert "cascade-order" in four.output and four.exit_code == 1  # 30 pips: no beginning of 4×4 4×5 4×6
+    assert two.exit_code == 0 and "cascade=two" in two.output
+
+
 def test_six_block_applies_across_the_cascade():
     # 15/14 would make White's 19-13 seven points in a row with no Black checker ahead
     position = "gulbara w 24x8,19,18,17,16,15x2,13 24x15 -"
