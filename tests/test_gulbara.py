@@ -306,3 +306,18 @@ def test_both_bots_play_cascades_and_passes():
     for bot in ("random", "greedy"):
         kinds = [a.kind for seed in range(3) for a in play_game(Rules.parse("gulbara"), random.Random(seed), bot).actions]
         assert "passed" in kinds
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(SEEDS, st.data())
+def test_passed_steps_left_out_are_caught_at_their_cascade(seed, data):
+    record = play_game(Rules.parse("gulbara"), random.Random(seed), "random")
+    for number, action in enumerate(record.actions, 1):
+        action.line, action.column = number, 4
+    passed = [i for i, a in enumerate(record.actions) if a.kind == "passed" and a.moves]
+    assume(passed)  # nearly every game has some: its cascades pass steps the opponent plays
+    index = data.draw(st.sampled_from(passed), label="passed play")
+    roll = record.actions[index - 1]
+    del record.actions[index]
+    first = replay(record).findings[0]
+    assert (first.code, first.line) == ("pass-missing", roll.line)
