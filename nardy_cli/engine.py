@@ -40,12 +40,13 @@ _new_step = tuple.__new__  # builds a Step without NamedTuple's slower keyword-a
 
 
 def steps_to_moves(steps: tuple[Step, ...] | list[Step]) -> tuple[Move, ...]:
-    """Steps as written moves: highest point first, equal steps merged into ``(n)``."""
+    """Steps as written moves: highest point first, equal steps merged into ``(n)`` — at most
+    ``(4)``, as notations write it: a cascade's fifth equal step starts another move."""
     ordered = sorted(steps, key=lambda s: (-s.src, -s.dst, not s.hit))
     moves: list[Move] = []
     for step in ordered:
         move = Move((step.src, step.dst), (step.hit,))
-        if moves and moves[-1].path == move.path and moves[-1].hits == move.hits:
+        if moves and moves[-1].path == move.path and moves[-1].hits == move.hits and moves[-1].count < 4:
             moves[-1] = Move(move.path, move.hits, moves[-1].count + 1)
         else:
             moves.append(move)

@@ -261,7 +261,11 @@ BOTS = st.sampled_from(["random", "greedy"])
 @given(SEEDS, OPTIONS, BOTS)
 def test_a_generated_crazy_game_always_validates(seed, options, bot):
     record = play_game(Rules.parse(f"gulbara {options}"), random.Random(seed), bot)
-    result = replay(record)
+    text = ntn.prepare(record).text  # as written and read back, the way a file is validated
+    [read] = ntn.read_games(text.splitlines(True))
+    assert [(a.side, a.kind, a.dice, a.moves) for a in read.actions] == \
+        [(a.side, a.kind, a.dice, a.moves) for a in record.actions]
+    result = replay(read)
     assert result.findings == [] and result.ending == "finish"
     assert result.final.winner() is not None
 
