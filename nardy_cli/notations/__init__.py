@@ -98,7 +98,7 @@ class Refused:
 
 
 def _prepare_unless_cascade(prepare: Callable[[GameRecord], Prepared], name: str,
-                            record: GameRecord) -> "Prepared | Refused":
+                            record: GameRecord) -> Prepared | Refused:
     variant = VARIANTS.get(record.variant)
     if variant is not None and variant.cascade:
         return Refused(record.title(), f"{name} has no {variant.title} ({variant.name}): its cascades and "
