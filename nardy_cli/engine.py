@@ -510,6 +510,10 @@ def sequence_text(steps: tuple[int, ...]) -> str:
     return " ".join(f"{count}×{die}" for die, count in groups) or "none"
 
 
+def _steps(count: int) -> str:
+    return f"{count} step" + ("" if count == 1 else "s")
+
+
 class Engine:
     """One rules engine for every game, configured by a :class:`Rules`."""
 
@@ -626,7 +630,7 @@ class Engine:
                 return Verdict(None, self._block_finding(turn), play.position, passed)
             if depth == most or finished:
                 return Verdict(play, None, play.position, passed)
-            return Verdict(None, Finding("cascade-short", f"{depth} steps of the {what} played where {most} "
+            return Verdict(None, Finding("cascade-short", f"{_steps(depth)} of the {what} played where {most} "
                                          "can be", option), play.position, passed)
         pips = sum(src - dst for src, dst in legs)
         prefix = list(accumulate(sequence, initial=0))
@@ -641,7 +645,7 @@ class Engine:
                               f"(its steps are played in order: {', '.join(map(str, prefix[1:]))})", option)
         elif written > most:
             rest = "are lost" if turn.passing else f"pass to {SIDE_NAMES[other(turn.side)]}"
-            finding = Finding("cascade-past", f"{written} steps of the {what} played, but it stops after {most}: "
+            finding = Finding("cascade-past", f"{_steps(written)} of the {what} played, but it stops after {most}: "
                               f"no {sequence[most]} can be played there, and the steps from it {rest}", option)
             passed = turn.passed_after(most, physical)
         else:

@@ -325,3 +325,14 @@ def test_passed_steps_left_out_are_caught_at_their_cascade(seed, data):
     del record.actions[index]
     first = replay(record).findings[0]
     assert (first.code, first.line) == ("pass-missing", roll.line)
+
+
+def test_a_misplaced_passed_mark_is_a_syntax_error_and_reading_goes_on():
+    record = game(HEADER + "> 24/18\n1. 66: 24/18(2) > > 24/18\n2. 44: 24/20 >\n*\n")
+    assert [str(error) for error in record.errors] == [
+        '3:1: expected ">" right after a roll\'s play, before the steps it passes',
+        '4:17: expected the passed steps after ">": moves like 24/18, "-" when none is possible or "?"',
+        '4:19: expected ">" right after a roll\'s play, before the steps it passes',
+        '5:14: expected the passed steps after ">": moves like 24/18, "-" when none is possible or "?"']
+    assert [(a.kind, a.dice) for a in record.actions] == [
+        ("roll", (6, 6)), ("passed", (6, 6)), ("roll", (4, 4)), ("passed", (4, 4))]
