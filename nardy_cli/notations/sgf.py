@@ -21,7 +21,7 @@ from collections.abc import Generator, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from nardy_cli import __version__
-from nardy_cli.notations import GameWriter, Target
+from nardy_cli.notations import GameWriter, Target, without_cascades
 from nardy_cli.position import CHECKERS, Position, PositionError, default_first, opposite_point
 from nardy_cli.record import (
     BAR,
@@ -1167,5 +1167,5 @@ class _SgfWriter(GameWriter[SgfGame]):
         self.warn(f"game {number} ({game.title})", *game.warnings)
 
 
-TARGET = Target(prepare, _SgfWriter)
+TARGET = Target(without_cascades(prepare, "SGF"), _SgfWriter)
 write_games = TARGET.write_games
