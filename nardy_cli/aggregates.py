@@ -22,6 +22,7 @@ from .record import BLACK, WHITE
 from .replay import GameReplay, first_roll_not_double
 from .standings import Standings
 from .validate import finding_dict
+from .variants import VARIANTS
 
 GROUPINGS = ("player", "event", "variant", "file", "match")
 MONEY = "(money)"  # the match group of money games
@@ -44,6 +45,7 @@ GAME_COLUMNS: dict[str, str] = {
     "doubles_black": "int", "hits_white": "int", "hits_black": "int",
     "pips_rolled_white": "int", "pips_rolled_black": "int", "bearoff_luck_white": "float",
     "bearoff_luck_black": "float",
+    "cascades": "int", "steps_passed": "int", "pips_passed": "int",
 }
 TURN_COLUMNS: dict[str, str] = {
     "file": "str", "game": "int", "turn": "int", "side": "str", "player": "str", "dice": "str", "play": "str",
@@ -79,7 +81,7 @@ def game_row(game: CorpusGame, result: GameReplay, luck: dict[str, LuckSums] | N
     """One row of the per-game table (see :data:`GAME_COLUMNS`); ``luck`` as :func:`game_luck` gives it."""
     record, final = game.record, result.final
     luck = game_luck(result)[0] if luck is None else luck
-    short = result.rules.variant == "short"
+    hits = VARIANTS[result.rules.variant].hits
     row: dict[str, Any] = {
         "file": game.source, "game": game.index, "variant": result.rules.variant, "rules": str(result.rules),
         "event": record.tags.get("Event", "?"), "date": record.tags.get("Date", ""),
@@ -94,11 +96,15 @@ def game_row(game: CorpusGame, result: GameReplay, luck: dict[str, LuckSums] | N
         row[f"pips_lost_{name}"] = sum(turn.pips_lost for turn in own)
         row[f"passes_{name}"] = sum(turn.legal and turn.dice_used == 0 for turn in own)
         row[f"doubles_{name}"] = sum(turn.dice[0] == turn.dice[1] for turn in own)
-        row[f"hits_{name}"] = sum(turn.hits for turn in own) if short else None
+        row[f"hits_{name}"] = sum(turn.hits for turn in own) if hits else None
         sums = luck.get(side, LuckSums())
         row[f"pips_rolled_{name}"] = sums.pips
         row[f"bearoff_luck_{name}"] = sums.bearoff if sums.bearoff_rolls else None
     row["pips_lost"] = row["pips_lost_white"] + row["pips_lost_black"]
+    cascade = VARIANTS[result.rules.variant].cascade  # crazy nardy: doubles cascade, steps pass
+    row["cascades"] = sum(turn.dice[0] == turn.dice[1] for turn in result.turns) if cascade else None
+    row["steps_passed"] = sum(len(turn.passed) for turn in result.turns) if cascade else None
+    row["pips_passed"] = sum(sum(turn.passed) for turn in result.turns) if cascade else None
     return row
 
 
@@ -168,10 +174,12 @@ class GroupTotals:
     """Sums over the games of one group (a player, an event, a variant or a file); see
     :class:`Aggregates` for what wins, outcomes, first-mover games and pips lost count."""
 
-    __slots__ = ("games", "wins", "outcomes", "first_games", "first_wins", "pips_lost", "lengths")
+    __slots__ = ("games", "wins", "outcomes", "first_games", "first_wins", "pips_lost", "lengths",
+                 "cascade_games", "cascades", "steps_passed", "pips_passed")
 
     def __init__(self) -> None:
         self.games = self.wins = self.first_games = self.first_wins = self.pips_lost = 0
+        self.cascade_games = self.cascades = self.steps_passed = self.pips_passed = 0  # crazy nardy
         self.outcomes: Counter[str] = Counter()
         self.lengths: Counter[int] = Counter()  # turns -> games: the median needs them all
 
@@ -184,6 +192,13 @@ class GroupTotals:
         self.first_wins += first_won
         self.pips_lost += pips_lost
         self.lengths[turns] += 1
+
+    def add_cascades(self, row: dict[str, Any]) -> None:
+        """Count a crazy-nardy game's cascades and the steps and pips they passed."""
+        self.cascade_games += 1
+        self.cascades += row["cascades"]
+        self.steps_passed += row["steps_passed"]
+        self.pips_passed += row["pips_passed"]
 
     def mean_turns(self) -> float:
         return sum(turns * count for turns, count in self.lengths.items()) / self.games
@@ -272,6 +287,9 @@ class Aggregates:
                         ("match", match)):
             self._totals(by, key).add(winner == WHITE, outcome, known, known and winner == first_mover,
                                           turns, row["pips_lost"])
+        if row.get("cascades") is not None:  # per event, variant and file: both sides' cascades
+            for by in ("event", "variant", "file"):
+                self._totals(by, row[by]).add_cascades(row)
         self.games += 1
         self.turns += turns
         self.legal += row["findings"] == 0 and not match_findings

@@ -17,9 +17,11 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Circle, FancyArrowPatch, Polygon, Rectangle
 
 from .charts import new_figure
+from .engine import sequence_text
 from .position import Position, opposite_point
 from .record import BAR, BLACK, OFF, WHITE, point_name
 from .replay import GameReplay
+from .variants import VARIANTS
 from .aggregates import SIDE_KEYS
 from .labels import tr
 
@@ -43,6 +45,7 @@ class BoardView:
     mover: str | None = None
     steps: tuple[tuple[int, int], ...] = ()
     note: str | None = None
+    passes: tuple[int, ...] = ()  # crazy nardy: the steps the mover's cascade passes to the side to move
 
 
 def white_point(variant: str, side: str, point: int) -> int:
@@ -87,15 +90,16 @@ def turn_view(result: GameReplay, turn: int | None = None, *, before: bool = Fal
         raise ValueError(f"the game has no replayed roll {turn}: its rolls are 1-{last}")
     action = [action for action in result.record.actions if action.kind == "roll"][turn - 1]
     findings = [finding for finding in result.findings if finding.turn == turn]
+    passes = () if before or replayed is None else replayed.passed
     if not findings:
-        return BoardView(position, action.dice, action.side)
+        return BoardView(position, action.dice, action.side, passes=passes)
     named = next((match for match in (_STEP_RE.search(f.message) for f in findings) if match), None)
     if named:
         steps = (tuple(_point(text) for text in named.groups()),)
     else:
         steps = tuple((move.path[i], move.path[i + 1]) for move in action.moves or ()
                       for i in range(len(move.path) - 1))
-    return BoardView(position, action.dice, action.side, steps, "; ".join(str(f) for f in findings))
+    return BoardView(position, action.dice, action.side, steps, "; ".join(str(f) for f in findings), passes)
 
 
 def _point(text: str) -> int:
@@ -133,6 +137,8 @@ def _turn_line(view: BoardView, lang: str) -> str:
             line += f", {tr('dice', lang)} {dice}"
         else:
             line = tr("rolled", lang, side=tr(SIDE_KEYS[mover], lang), dice=dice) + f" · {line}"
+    if view.passes:  # inside a cascade: the side to move first plays the steps passed to it
+        line += " · " + tr("passes", lang, steps=sequence_text(view.passes))
     return f" {tr(position.variant, lang)} · {line} ({tr('numbering', lang)})"
 
 
@@ -140,7 +146,7 @@ def text_diagram(view: BoardView, lang: str = "en") -> str:
     """The position as a text diagram: ``O`` White, ``X`` Black, a stack over five shows its count."""
     position = view.position
     points = board_points(position)
-    short = position.variant == "short"
+    short = VARIANTS[position.variant].bar
     bars = {WHITE: (WHITE, position.white[BAR]), BLACK: (BLACK, position.black[BAR])}
 
     def numbers(half: tuple[int, ...]) -> str:
@@ -257,7 +263,7 @@ def board_figure(view: BoardView, lang: str = "en") -> Figure:
     position = view.position
     figure = new_figure(_turn_line(view, lang).strip(), (9.0, 7.6))
     axes = figure.add_subplot()
-    _draw_board(axes, position.variant == "short")
+    _draw_board(axes, VARIANTS[position.variant].bar)
     _draw_checkers(axes, position)
     mover = view.mover or position.turn
     if view.dice:

@@ -14,7 +14,7 @@ import click
 
 from . import notations
 from .corpus import CorpusGame
-from .engine import Engine
+from .engine import Engine, sequence_text
 from .gnubg_ids import short_position
 from .notations import Prepared
 from .output import OutputError, Terminated, atomic_output
@@ -25,6 +25,7 @@ from .selfplay import BOTS, generate
 from .sources import InputError, check_encoding
 from .parallel import ClusterError, map_games, replayed
 from .validate import Certification, Validated, validated
+from .variants import NAMES as VARIANT_NAMES, VARIANTS
 
 EXIT_FINDINGS, EXIT_INPUT = 1, 2
 
@@ -109,7 +110,7 @@ def parse_position(text: str) -> Position:
     """A position in nardy's notation, ``long`` / ``short`` for the start, (short nardy) a GNU
     Backgammon Position ID or an XGID, or the name of an eXtreme Gammon ``.xgp`` file."""
     text = text.strip()
-    if text in ("long", "short"):
+    if text in VARIANT_NAMES:
         return Position.start(text)
     if os.path.isfile(text):  # an eXtreme Gammon .xgp file: the position it shows
         return notations.notation("xg").file_position(text)
@@ -171,7 +172,7 @@ def _fail(ctx: click.Context, message: str) -> None:
 @click.option("--debug", is_flag=True, help="Show the full traceback of an unexpected error.")
 @click.pass_context
 def cli(ctx: click.Context, debug: bool) -> None:
-    """Replay, validate, analyse and convert records of long and short nardy."""
+    """Replay, validate, analyse and convert records of long, short and crazy nardy."""
     ctx.meta["nardy.debug"] = debug
 
 
@@ -185,24 +186,32 @@ def moves(position: str, dice: str, rules: tuple[str, ...], output_format: str) 
     """Every legal play of DICE in POSITION.
 
     POSITION is in nardy's position notation (formats/position.md), quoted, e.g.
-    'long w 24x14,18 24x15 b', or just 'long' / 'short' for the start.
+    'long w 24x14,18 24x15 b', or just 'long' / 'short' / 'gulbara' for the start. In crazy
+    nardy a double is a cascade: each play says which of its steps pass to the opponent.
     """
     start = parse_position(position)
     roll = parse_dice(dice)
     game_rules = Rules.preset(start.variant).with_options(list(rules))
-    plays = sorted(Engine(game_rules).legal_plays(start, roll), key=lambda p: _play_order(p.steps))
+    engine = Engine(game_rules)
+    plays = sorted(engine.legal_plays(start, roll), key=lambda p: _play_order(p.steps))
+    cascade = VARIANTS[start.variant].cascade and roll[0] == roll[1]
     if output_format == "json":
         click.echo(json.dumps({"position": str(start), "dice": list(roll), "rules": {"variant": game_rules.variant, **game_rules.options()},
-                               "plays": [{"play": str(p), "position": str(p.position)} for p in plays]},
+                               **({"steps": list(engine.steps(start, roll))} if cascade else {}),
+                               "plays": [{"play": str(p), "position": str(p.position),
+                                          **({"passes": list(p.passed)} if cascade else {})} for p in plays]},
                               ensure_ascii=False, indent=2))
         return
     click.echo(f"{start}  dice {roll[0]}-{roll[1]}  rules: {game_rules}")
-    if len(plays) == 1 and not plays[0].steps:
+    if cascade:
+        click.echo(f"cascade: {sequence_text(engine.steps(start, roll))}, played in this order")
+    if len(plays) == 1 and not plays[0].steps and not cascade:
         click.echo("no legal play: the roll is lost")
         return
     width = max(len(str(p)) for p in plays)
     for play in plays:
-        click.echo(f"{str(play):<{width}}  {play.position}")
+        passes = f"  passes {sequence_text(play.passed)}" if play.passed else ""
+        click.echo(f"{str(play):<{width}}  {play.position}{passes}")
     click.echo(f"{len(plays)} legal play{'s' if len(plays) != 1 else ''}")
 
 
@@ -211,7 +220,7 @@ def _play_order(steps: tuple) -> tuple:
 
 
 @cli.command(name="generate")
-@click.option("--variant", type=click.Choice(["long", "short"]), default="long", show_default=True)
+@click.option("--variant", type=click.Choice(VARIANT_NAMES), default="long", show_default=True)
 @click.option("--games", type=click.IntRange(min=1), default=10, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True, help="Same seed, same games.")
 @click.option("--bot", type=click.Choice(BOTS), default="greedy", show_default=True)

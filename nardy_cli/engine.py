@@ -1,27 +1,27 @@
-"""The rules engine: legal plays, checking recorded plays, outcomes — one engine for both games.
+"""The rules engine: legal plays, checking recorded plays, outcomes — one engine for every game.
 
 Everything is computed from the mover's point of view: ``me`` is the mover's
 board and ``opp`` the opponent's, each in its owner's numbering (see
 :mod:`nardy_cli.position`). Legal plays are generated breadth-first, one die at
 a time, keeping one representative per distinct intermediate position, so
-doubles never explode into permutations.
+doubles — and crazy nardy's cascades of up to 24 steps — never explode into
+permutations. What differs between the games comes from :mod:`nardy_cli.variants`.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import accumulate
 from typing import NamedTuple
 
-from .position import CHECKERS, Board, Position, opposite_point
+from .position import CHECKERS, Board, Position
 from .record import BAR, OFF, SIDE_NAMES, WHITE, Move, other, point_name
 from .rules import Rules
+from .variants import CASCADE_STEPS, HEAD, VARIANTS, cascade_steps
 
 HOME_TOP = 6
-HEAD = 24
-OPP_HEAD = 12  # the opponent's head, in long nardy, seen in the mover's numbering
-
-_OPPOSITE = {variant: (0,) + tuple(opposite_point(variant, p) for p in range(1, 25)) + (0,)
-             for variant in ("long", "short")}
+OPP_HEAD = 12  # the opponent's head, where there is a head, seen in the mover's numbering
 
 
 class Step(NamedTuple):
@@ -40,12 +40,13 @@ _new_step = tuple.__new__  # builds a Step without NamedTuple's slower keyword-a
 
 
 def steps_to_moves(steps: tuple[Step, ...] | list[Step]) -> tuple[Move, ...]:
-    """Steps as written moves: highest point first, equal steps merged into ``(n)``."""
+    """Steps as written moves: highest point first, equal steps merged into ``(n)`` — at most
+    ``(4)``, as notations write it: a cascade's fifth equal step starts another move."""
     ordered = sorted(steps, key=lambda s: (-s.src, -s.dst, not s.hit))
     moves: list[Move] = []
     for step in ordered:
         move = Move((step.src, step.dst), (step.hit,))
-        if moves and moves[-1].path == move.path and moves[-1].hits == move.hits:
+        if moves and moves[-1].path == move.path and moves[-1].hits == move.hits and moves[-1].count < 4:
             moves[-1] = Move(move.path, move.hits, moves[-1].count + 1)
         else:
             moves.append(move)
@@ -94,6 +95,11 @@ class Play:
         return len(self.steps)
 
     @property
+    def passed(self) -> tuple[int, ...]:
+        """The steps of a cascade this play passes to the opponent (crazy nardy), in order."""
+        return self._turn.passed_after(len(self.steps), self._state)
+
+    @property
     def hits(self) -> int:
         return sum(step.hit for step in self.steps)
 
@@ -120,12 +126,14 @@ class Verdict:
 
     ``play`` is the legal play when the record is legal; ``position`` is the
     position after the turn — after the recorded play even when it is illegal,
-    as far as it can physically be made, or None when it cannot.
+    as far as it can physically be made, or None when it cannot. ``passed`` holds
+    the steps of a cascade that pass to the opponent (crazy nardy).
     """
 
     play: Play | None
     finding: Finding | None
     position: Position | None
+    passed: tuple[int, ...] = ()
 
     @property
     def legal(self) -> bool:
@@ -133,38 +141,60 @@ class Verdict:
 
 
 # Reasons a single step fails, in the mover's terms; turned into findings by _Turn.finding.
-_NO_CHECKER, _BAR_FIRST, _HEAD, _BEAR_OFF_HOME, _BEAR_OFF_HIGHER, _BLOCKED, _SIX_BLOCK = range(7)
+(_NO_CHECKER, _BAR_FIRST, _HEAD, _BEAR_OFF_HOME, _BEAR_OFF_HIGHER, _BLOCKED, _SIX_BLOCK,
+ _EXACT_OFF, _EXACT_HOME) = range(9)
 
 
 class _Turn:
-    """What a turn's rules need, computed once for a position and roll."""
+    """What a turn's rules need, computed once for a position and roll.
+
+    ``passed`` makes it the turn in which the side to move plays the steps its
+    opponent's cascade passed to it (crazy nardy): those steps in order, one checker
+    from the head at most, and the same side still to roll afterwards.
+    """
 
     __slots__ = ("rules", "position", "side", "dice", "is_double", "me", "opp", "opposite",
-                 "long", "top", "head_start", "head_limit", "head_reason", "opp_lowest",
-                 "block_step", "block_turn")
+                 "hits", "top", "head", "head_start", "head_limit", "head_reason", "opp_lowest",
+                 "block_step", "block_turn", "exact", "cascade", "passing", "sequence")
 
-    def __init__(self, rules: Rules, position: Position, dice: tuple[int, int]) -> None:
+    def __init__(self, rules: Rules, position: Position, dice: tuple[int, int],
+                 passed: tuple[int, ...] | None = None) -> None:
         if rules.variant != position.variant:
             raise ValueError(f"{rules.variant} rules cannot judge a {position.variant} position")
         if not all(1 <= d <= 6 for d in dice) or len(dice) != 2:
             raise ValueError(f"dice must be two numbers 1-6, found {dice}")
+        variant = VARIANTS[position.variant]
         self.rules, self.position, self.dice = rules, position, tuple(dice)
         self.side = position.turn
-        self.is_double = dice[0] == dice[1]
+        self.passing = passed is not None
+        self.is_double = dice[0] == dice[1] or self.passing
+        self.cascade = variant.cascade and self.is_double
+        if passed is not None:
+            self.sequence = passed
+        elif self.cascade:
+            self.sequence = cascade_steps(dice[0], CASCADE_STEPS[rules.cascade or "four"])
+        elif self.is_double:
+            self.sequence = (dice[0],) * 4
+        else:
+            self.sequence = (max(dice), min(dice))
         self.me, self.opp = position.board(self.side), position.board(other(self.side))
-        self.opposite = _OPPOSITE[position.variant]
-        self.long = position.variant == "long"
-        self.top = HEAD if self.long else BAR
+        self.opposite = variant.opposite
+        self.hits = variant.hits
+        self.head = variant.head
+        self.top = BAR if variant.bar else HEAD
         self.head_start = self.me[HEAD]
-        self.head_limit, self.head_reason = self._head_limit() if self.long else (CHECKERS, "")
-        self.opp_lowest = self._opponent_lowest() if self.long else 0
-        self.block_step = self.long and rules.block == "step"
-        self.block_turn = self.long and rules.block == "turn"
+        self.head_limit, self.head_reason = self._head_limit() if self.head else (CHECKERS, "")
+        self.opp_lowest = self._opponent_lowest() if variant.six_block else 0
+        self.block_step = variant.six_block and rules.block == "step"
+        self.block_turn = variant.six_block and rules.block == "turn"
+        self.exact = rules.bearoff == "exact"
 
     # --- long nardy's special rules ------------------------------------------------
 
     def _head_limit(self) -> tuple[int, str]:
         """How many checkers may leave the head this turn, and why."""
+        if self.passing:
+            return 1, "only one checker may leave the head in the steps passed by the opponent"
         if self.side not in self.position.first or not self.is_double:
             return 1, "only one checker may leave the head per turn"
         die, head = self.dice[0], self.rules.head
@@ -222,25 +252,28 @@ class _Turn:
             return _NO_CHECKER
         if me[BAR] and src != BAR:
             return _BAR_FIRST
-        if src == HEAD and self.long and self.head_start - me[HEAD] >= self.head_limit:
+        if src == HEAD and self.head and self.head_start - me[HEAD] >= self.head_limit:
             return _HEAD
         dst = src - die
         board = list(me)
         board[src] -= 1
-        if dst <= 0:
+        if dst <= 0 or (self.exact and src <= HOME_TOP):
             highest = self.top
             while not me[highest]:
                 highest -= 1
-            if highest > HOME_TOP:
-                return _BEAR_OFF_HOME
-            if dst < 0 and src != highest:
-                return _BEAR_OFF_HIGHER
-            board[OFF] += 1
-            return tuple(board), opp, _new_step(Step, (src, OFF, die, False))
+            if dst <= 0:
+                if highest > HOME_TOP:
+                    return _BEAR_OFF_HOME
+                if dst < 0 and (self.exact or src != highest):
+                    return _EXACT_OFF if self.exact else _BEAR_OFF_HIGHER
+                board[OFF] += 1
+                return tuple(board), opp, _new_step(Step, (src, OFF, die, False))
+            if highest <= HOME_TOP:  # exact bear-off: no moves inside the home once all are there
+                return _EXACT_HOME
         opp_point = self.opposite[dst]
         held = opp[opp_point]
         if held:
-            if held > 1 or self.long:
+            if held > 1 or not self.hits:
                 return _BLOCKED
             hit_board = list(opp)
             hit_board[opp_point] = 0
@@ -269,19 +302,30 @@ class _Turn:
             return Finding("bear-off", f"{name} bears off from {src} before all checkers are home")
         if reason == _BEAR_OFF_HIGHER:
             return Finding("bear-off", f"{name} bears off from {src} with a {die} while a checker stands higher")
+        if reason == _EXACT_OFF:
+            return Finding("bear-off", f"{name} bears off from {src} with a {die}: only a checker on {die} may be "
+                           "borne off with it", rules.describe("bearoff"))
+        if reason == _EXACT_HOME:
+            return Finding("bear-off", f"{name} moves {src}/{target} inside the home once all checkers are home",
+                           rules.describe("bearoff"))
         if reason == _BLOCKED:
-            held = "held by" if self.long else "made by two or more checkers of"
+            held = "made by two or more checkers of" if self.hits else "held by"
             return Finding("blocked", f"{src}/{target}: point {target} is {held} {SIDE_NAMES[other(self.side)]}")
         return Finding("six-block", f"{point_name(src)}/{target} builds six points in a row with no "
                        f"{SIDE_NAMES[other(self.side)]} checker ahead", rules.describe("block"))
 
     # --- whole plays ---------------------------------------------------------------
 
+    @property
+    def ordered(self) -> bool:
+        """Whether the steps are one sequence played in order (a cascade, or passed steps)."""
+        return self.cascade or self.passing
+
     def sequences(self) -> list[tuple[int, ...]]:
+        """The orders the steps may be played in: both for a non-double, the sequence otherwise."""
         if self.is_double:
-            return [(self.dice[0],) * 4]
-        high, low = max(self.dice), min(self.dice)
-        return [(high, low), (low, high)]
+            return [self.sequence]
+        return [self.sequence, self.sequence[::-1]]
 
     def plays(self) -> dict[tuple[Board, Board], tuple[Step, ...]]:
         """Every legal play as {(me, opp) after it: its steps}; ``{start: ()}`` for a pass."""
@@ -310,10 +354,14 @@ class _Turn:
                 for state, steps in reached.items():
                     level.setdefault(state, steps)
                 frontier = reached
+        if self.ordered:  # bearing off the last checker counts as playing the whole sequence
+            finished = {state: steps for level in by_depth for state, steps in level.items()
+                        if state[0][OFF] == CHECKERS}
+            if finished:
+                whole = by_depth[-1] if len(by_depth) > len(self.sequence) else {}
+                return {**self._unblocked(whole), **finished}
         for depth in range(len(by_depth) - 1, -1, -1):
-            level = by_depth[depth]
-            if self.block_turn:
-                level = {s: steps for s, steps in level.items() if not self.illegal_block(s[0])}
+            level = self._unblocked(by_depth[depth])
             if depth == 1 and not self.is_double:
                 higher = {s: steps for s, steps in level.items() if s in higher_die_states}
                 level = higher or level
@@ -321,28 +369,200 @@ class _Turn:
                 return level
         return {start: ()}
 
+    def _unblocked(self, level: dict[tuple[Board, Board], tuple[Step, ...]]) -> dict[tuple[Board, Board], tuple[Step, ...]]:
+        """``level`` without the plays that end on an illegal six-block, under ``block=turn``."""
+        if self.block_turn:
+            return {s: steps for s, steps in level.items() if not self.illegal_block(s[0])}
+        return level
+
+    def longest(self, me: Board | None = None, opp: Board | None = None, depth: int = 0,
+                enough: int | None = None) -> int:
+        """How many steps of the sequence the longest legal play makes (all, when one bears off
+        the last checker), from the start or from boards reached after ``depth`` steps: a
+        depth-first search that stops once ``enough`` (default: all) steps are reached."""
+        full, best = len(self.sequence), 0
+        target = full if enough is None else enough
+        seen: set[tuple[Board, int]] = set()
+        stack = [(self.me if me is None else me, self.opp if opp is None else opp, depth)]
+        while stack:
+            me, opp, depth = stack.pop()
+            if me[OFF] == CHECKERS:
+                return full
+            if depth > best and not (self.block_turn and self.illegal_block(me)):
+                best = depth
+                if best >= target:
+                    return best
+            if depth == full:
+                continue
+            die = self.sequence[depth]
+            for src in range(self.top, 0, -1):
+                if me[src]:
+                    result = self.step(me, opp, src, die)
+                    if isinstance(result, tuple) and (result[0], depth + 1) not in seen:
+                        seen.add((result[0], depth + 1))
+                        stack.append((result[0], result[1], depth + 1))
+        return best
+
+    def follow(self, legs: list[tuple[int, int]]) -> tuple[tuple[int, tuple[Step, ...]] | None, Finding | None]:
+        """A play of a beginning of the sequence, in order, that makes the written ``legs`` (each
+        hop one or more steps of one checker): (steps made, steps), or None and the failure that
+        got furthest. Written hops leave few choices per step, so this is fast even for 24 steps."""
+        waste = not self.exact and any(dst == OFF for _, dst in legs)
+        sums = set(accumulate(self.sequence, initial=0))
+        prefix = list(accumulate(self.sequence, initial=0))
+        failure: tuple[int, Finding | None] = (-1, None)
+        seen: set[tuple[Board, tuple[tuple[int, int], ...], int]] = set()
+        stack: list[tuple[Board, Board, tuple[tuple[int, int], ...], int, tuple[Step, ...]]] = [
+            (self.me, self.opp, tuple(sorted(legs)), 0, ())]
+        while stack:
+            me, opp, left, depth, steps = stack.pop()
+            if not left:
+                return (depth, steps), None
+            if depth == len(self.sequence) or not (waste or prefix[depth] + sum(a - b for a, b in left) in sums):
+                continue
+            die = self.sequence[depth]
+            exact_last = sorted(enumerate(left), key=lambda entry: entry[1][0] - entry[1][1] == die)
+            for index, (src, dst) in exact_last:  # the stack pops hops of exactly this die first
+                if (index and left[index - 1] == (src, dst)) or not (
+                        src - die >= dst or (dst == OFF and waste and src - die < 0)):
+                    continue
+                result = self.step(me, opp, src, die)
+                if not isinstance(result, tuple):
+                    if depth > failure[0]:
+                        failure = (depth, self.finding(result, src, die))
+                    continue
+                landed = result[2].dst
+                rest = left[:index] + left[index + 1:]
+                if landed != dst:
+                    rest = tuple(sorted(rest + ((landed, dst),)))
+                if (result[0], rest, depth + 1) not in seen:
+                    seen.add((result[0], rest, depth + 1))
+                    stack.append((result[0], result[1], rest, depth + 1, steps + (result[2],)))
+        return None, failure[1]
+
+    def reach(self, target: Board) -> tuple[dict[int, tuple[Step, ...]], Finding | None]:
+        """The ways of playing a beginning of the sequence, in order, that end on ``target``
+        ({steps made: steps}), and else the failure that got furthest towards it.
+
+        Checkers only move down, so a board with fewer checkers on or above some point than
+        ``target`` has there cannot lead to it: that prunes the search."""
+        def below_target(me: Board) -> bool:
+            mine = goal = 0
+            for point in range(self.top, 0, -1):
+                mine, goal = mine + me[point], goal + target[point]
+                if mine < goal:
+                    return True
+            return False
+
+        found: dict[int, tuple[Step, ...]] = {}
+        failure: tuple[int, Finding | None] = (-1, None)
+        seen: set[tuple[Board, int]] = set()
+        stack: list[tuple[Board, Board, int, tuple[Step, ...]]] = [(self.me, self.opp, 0, ())]
+        while stack:
+            me, opp, depth, steps = stack.pop()
+            if me == target:
+                found.setdefault(depth, steps)
+                continue
+            if depth == len(self.sequence):
+                continue
+            die = self.sequence[depth]
+            for src in range(self.top, 0, -1):
+                if not me[src]:
+                    continue
+                result = self.step(me, opp, src, die)
+                if not isinstance(result, tuple):
+                    if depth > failure[0]:
+                        board = list(me)
+                        board[src] -= 1
+                        board[max(src - die, 0)] += 1
+                        if not below_target(tuple(board)):
+                            failure = (depth, self.finding(result, src, die))
+                elif (result[0], depth + 1) not in seen and not below_target(result[0]):
+                    seen.add((result[0], depth + 1))
+                    stack.append((result[0], result[1], depth + 1, steps + (result[2],)))
+        return found, failure[1]
+
+    def passed_after(self, depth: int, state: tuple[Board, Board]) -> tuple[int, ...]:
+        """The steps a cascade's mover passes to the opponent after a play of ``depth`` steps
+        ending in ``state``: none once the mover has borne off all, none outside a cascade."""
+        if not self.cascade or self.passing or state[0][OFF] == CHECKERS:
+            return ()
+        return self.sequence[depth:]
+
     def position_after(self, me: Board, opp: Board) -> Position:
-        """The position once this turn is over: boards set, the other side to move."""
+        """The position once this turn is over: boards set, the other side to move (after passed
+        steps, the same side, who then rolls, still on its first turn if it was)."""
         position = self.position
-        return position.unchecked(other(self.side), *((me, opp) if self.side == WHITE else (opp, me)),
-                                  position.first - {self.side})
+        boards = (me, opp) if self.side == WHITE else (opp, me)
+        if self.passing:
+            return position.unchecked(self.side, *boards, position.first)
+        return position.unchecked(other(self.side), *boards, position.first - {self.side})
+
+
+def sequence_text(steps: tuple[int, ...]) -> str:
+    """``4×4 4×5 4×6``: a sequence of steps by value, ``none`` when empty."""
+    groups: list[list[int]] = []
+    for die in steps:
+        if groups and groups[-1][0] == die:
+            groups[-1][1] += 1
+        else:
+            groups.append([die, 1])
+    return " ".join(f"{count}×{die}" for die, count in groups) or "none"
+
+
+def _steps(count: int) -> str:
+    return f"{count} step" + ("" if count == 1 else "s")
 
 
 class Engine:
-    """One rules engine for both games, configured by a :class:`Rules`."""
+    """One rules engine for every game, configured by a :class:`Rules`."""
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
 
-    def legal_plays(self, position: Position, dice: tuple[int, int]) -> list[Play]:
-        """Every legal play of ``dice``, distinct by resulting position; one empty play for a pass."""
-        turn = _Turn(self.rules, position, dice)
+    def legal_plays(self, position: Position, dice: tuple[int, int],
+                    passed: tuple[int, ...] | None = None) -> list[Play]:
+        """Every legal play of ``dice``, distinct by resulting position; one empty play for a pass.
+
+        With ``passed``, the plays of the steps an opponent's cascade passed to the side to move."""
+        turn = _Turn(self.rules, position, dice, passed)
         return [Play(steps, turn, state) for state, steps in turn.plays().items()]
 
-    def check(self, position: Position, dice: tuple[int, int], moves: tuple[Move, ...]) -> Verdict:
+    def choose_play(self, position: Position, dice: tuple[int, int], choose: Callable[[list[Play]], Play],
+                    passed: tuple[int, ...] | None = None) -> Play:
+        """A legal play picked by ``choose`` (a bot): among all legal plays, or, for a cascade or
+        passed steps, one step at a time among the steps that still allow the longest play —
+        a 1-1 cascade has tens of thousands of distinct plays, each step only a few choices."""
+        turn = _Turn(self.rules, position, dice, passed)
+        if not turn.ordered:
+            return choose([Play(steps, turn, state) for state, steps in turn.plays().items()])
+        most = turn.longest()
+        play = Play((), turn, (turn.me, turn.opp))
+        for depth in range(most):
+            me, opp = play._state
+            if me[OFF] == CHECKERS:
+                break
+            candidates: dict[tuple[Board, Board], tuple[Step, ...]] = {}
+            for src in range(turn.top, 0, -1):
+                result = turn.step(me, opp, src, turn.sequence[depth]) if me[src] else None
+                if (isinstance(result, tuple) and (result[0], result[1]) not in candidates
+                        and turn.longest(result[0], result[1], depth + 1, most) >= most):
+                    candidates[(result[0], result[1])] = play.steps + (result[2],)
+            play = choose([Play(steps, turn, state) for state, steps in candidates.items()])
+        return play
+
+    def steps(self, position: Position, dice: tuple[int, int]) -> tuple[int, ...]:
+        """The steps a roll gives, in order when they must be played in order (a cascade)."""
+        return _Turn(self.rules, position, dice).sequence
+
+    def check(self, position: Position, dice: tuple[int, int], moves: tuple[Move, ...],
+              passed: tuple[int, ...] | None = None) -> Verdict:
         """Judge a recorded play: legal when its moves, in some order and with chained or
-        consolidated moves expanded, form a legal play."""
-        turn = _Turn(self.rules, position, dice)
+        consolidated moves expanded, form a legal play (for a cascade or passed steps:
+        a legal play of the sequence in order, see :meth:`_check_ordered`)."""
+        turn = _Turn(self.rules, position, dice, passed)
+        if turn.ordered:
+            return self._check_ordered(turn, moves)
         legs = [leg for move in moves for leg in move.legs]
         dice_list = turn.sequences()[0]
         if len(legs) > len(dice_list):
@@ -361,9 +581,7 @@ class Engine:
             return self._illegal(turn, physical, finding)
         me, opp, steps = resolved
         if turn.block_turn and turn.illegal_block(me):
-            return self._illegal(turn, (me, opp), Finding(
-                "six-block", f"the play ends with six points in a row and no "
-                f"{SIDE_NAMES[other(turn.side)]} checker ahead", self.rules.describe("block")))
+            return self._illegal(turn, (me, opp), self._block_finding(turn))
         play = Play(steps, turn, (me, opp))
         if len(steps) == len(dice_list):
             return Verdict(play, None, play.position)
@@ -377,6 +595,87 @@ class Engine:
         else:
             finding = Finding("higher-die", f"only one die can be played and the {max(dice)} must be")
         return Verdict(None, finding, play.position)
+
+    def _block_finding(self, turn: _Turn) -> Finding:
+        return Finding("six-block", f"the play ends with six points in a row and no "
+                       f"{SIDE_NAMES[other(turn.side)]} checker ahead", self.rules.describe("block"))
+
+    def _check_ordered(self, turn: _Turn, moves: tuple[Move, ...]) -> Verdict:
+        """Judge a cascade or passed steps: legal when a legal play of a beginning of the
+        sequence, in order, ends where the written moves do, and no longer beginning can be
+        played. Findings: ``cascade-short``, ``cascade-order``, ``cascade-past``, or the rule
+        a step breaks on the way."""
+        sequence, full = turn.sequence, len(turn.sequence)
+        option = None if turn.passing else self.rules.describe("cascade")
+        what = f"{'passed steps' if turn.passing else 'cascade'} {sequence_text(sequence)}"
+        legs = [leg for move in moves for leg in move.legs]
+        physical = self._physical_any_order(turn, legs)
+        if physical is None:
+            return self._illegal(turn, None, self._leg_failure(turn, legs))
+        if len(legs) > full:
+            return self._illegal(turn, physical, Finding(
+                "dice", f"{len(legs)} moves for the {len(sequence)} steps of the {what}", option))
+        followed, failure = turn.follow(legs)
+        found = dict([followed]) if followed else {}
+        if not found:  # other steps may still reach the same position (GNU Backgammon's criterion)
+            found, reach_failure = turn.reach(physical[0])
+            failure = failure or reach_failure
+        finished = physical[0][OFF] == CHECKERS
+        if found:
+            most = full if finished or full in found else turn.longest()
+            depth = most if most in found else max(found)
+            play = Play(found[depth], turn, physical)
+            passed = turn.passed_after(depth, physical)
+            if turn.block_turn and turn.illegal_block(physical[0]):
+                return Verdict(None, self._block_finding(turn), play.position, passed)
+            if depth == most or finished:
+                return Verdict(play, None, play.position, passed)
+            return Verdict(None, Finding("cascade-short", f"{_steps(depth)} of the {what} played where {most} "
+                                         "can be", option), play.position, passed)
+        pips = sum(src - dst for src, dst in legs)
+        prefix = list(accumulate(sequence, initial=0))
+        wasteful = self.rules.bearoff != "exact" and any(dst == OFF for _, dst in legs)
+        written = next((k for k, total in enumerate(prefix) if total == pips or (wasteful and total >= pips)), None)
+        passed = turn.passed_after(written, physical) if written is not None else ()
+        position = turn.position_after(*physical)
+        most = turn.longest()
+        if written is None:
+            finding = Finding("dice" if pips > prefix[-1] else "cascade-order",
+                              f"the moves take {pips} pips, which no beginning of the {what} takes "
+                              f"(its steps are played in order: {', '.join(map(str, prefix[1:]))})", option)
+        elif written > most:
+            rest = "are lost" if turn.passing else f"pass to {SIDE_NAMES[other(turn.side)]}"
+            finding = Finding("cascade-past", f"{_steps(written)} of the {what} played, but it stops after {most}: "
+                              f"no {sequence[most]} can be played there, and the steps from it {rest}", option)
+            passed = turn.passed_after(most, physical)
+        else:
+            finding = failure or Finding("cascade-order", f"the moves cannot be played as the {what} in order",
+                                         option)
+        return Verdict(None, finding, position, passed)
+
+    @staticmethod
+    def _physical_any_order(turn: _Turn, legs: list[tuple[int, int]]) -> tuple[Board, Board] | None:
+        """The boards after the written moves in whatever order they can be made (a game
+        without hits: the opponent's checkers stay); None when no order makes them."""
+        me = list(turn.me)
+        for src, dst in legs:
+            if dst != OFF and turn.opp[turn.opposite[dst]]:
+                return None
+            me[src] -= 1
+            me[dst] += 1
+        return (tuple(me), turn.opp) if min(me) >= 0 else None
+
+    @staticmethod
+    def _leg_failure(turn: _Turn, legs: list[tuple[int, int]]) -> Finding:
+        """Why the written moves cannot be made in any order: a move onto a point the opponent
+        holds, or from a point where no checker stands or arrives."""
+        me = list(turn.me)
+        for src, dst in legs:
+            if dst != OFF and turn.opp[turn.opposite[dst]]:
+                return turn.finding(_BLOCKED, src, src - dst)
+            me[src] -= 1
+            me[dst] += 1
+        return turn.finding(_NO_CHECKER, next(p for p in range(BAR, -1, -1) if me[p] < 0), 0)
 
     @staticmethod
     def _illegal(turn: _Turn, state: tuple[Board, Board] | None, finding: Finding) -> Verdict:
@@ -393,7 +692,7 @@ class Engine:
                 return None
             if dst != OFF:
                 opp_point = turn.opposite[dst]
-                if opp[opp_point] > (0 if turn.long else 1):
+                if opp[opp_point] > (1 if turn.hits else 0):
                     return None
                 if opp[opp_point]:
                     opp[opp_point] -= 1
@@ -504,7 +803,7 @@ def outcome_category(position: Position, loser: str) -> str:
         return "oin"
     if any(board[19:25]) or board[BAR]:
         return "koks"
-    if position.variant == "long" and sum(board[1:HOME_TOP + 1]) == CHECKERS:
+    if VARIANTS[position.variant].home_mars and sum(board[1:HOME_TOP + 1]) == CHECKERS:
         return "home-mars"
     return "mars"
 

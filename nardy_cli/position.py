@@ -10,19 +10,13 @@ import re
 from dataclasses import dataclass, replace
 
 from .record import BAR, BLACK, OFF, SIDE_NAMES, SIDES, WHITE
-
-CHECKERS = 15
-Board = tuple[int, ...]
-
-LONG_START: Board = (0,) * 24 + (CHECKERS, 0)
-SHORT_START: Board = tuple({24: 2, 13: 5, 8: 3, 6: 5}.get(p, 0) for p in range(26))
+from .variants import CHECKERS, HEAD, NAMES, VARIANTS, Board, VariantError
+from .variants import variant as variant_entry
 
 
 def opposite_point(variant: str, point: int) -> int:
     """The same point of the board in the other side's numbering (1-24)."""
-    if variant == "short":
-        return 25 - point
-    return point + 12 if point <= 12 else point - 12
+    return VARIANTS[variant].opposite[point]
 
 
 class PositionError(ValueError):
@@ -47,25 +41,29 @@ class Position:
     cube_owner: str | None = None
 
     def __post_init__(self) -> None:
+        try:
+            entry = variant_entry(self.variant)
+        except VariantError as error:
+            raise PositionError(str(error)) from None
         for side, board in ((WHITE, self.white), (BLACK, self.black)):
             if len(board) != 26 or any(n < 0 for n in board):
                 raise PositionError(f"{SIDE_NAMES[side]}'s board must have 26 non-negative counts")
             if sum(board) != CHECKERS:
                 raise PositionError(f"{SIDE_NAMES[side]} has {sum(board)} checkers, not {CHECKERS}")
-            if self.variant == "long" and board[BAR]:
-                raise PositionError("long nardy has no bar")
+            if not entry.bar and board[BAR]:
+                raise PositionError(f"{entry.title} has no bar")
         for point in range(1, 25):
-            if self.white[point] and self.black[opposite_point(self.variant, point)]:
+            if self.white[point] and self.black[entry.opposite[point]]:
                 raise PositionError(f"White's point {point} holds checkers of both sides")
 
     @classmethod
     def start(cls, variant: str = "long", turn: str = WHITE) -> "Position":
-        """The starting position of ``long`` or ``short`` nardy."""
-        if variant == "long":
-            return cls("long", turn, LONG_START, LONG_START, frozenset(SIDES))
-        if variant == "short":
-            return cls("short", turn, SHORT_START, SHORT_START)
-        raise PositionError(f"unknown variant {variant!r}: expected long or short")
+        """The starting position of a variant of the table."""
+        try:
+            entry = variant_entry(variant)
+        except VariantError as error:
+            raise PositionError(str(error)) from None
+        return cls(variant, turn, entry.start, entry.start, frozenset(SIDES) if entry.first_turns else frozenset())
 
     def unchecked(self, turn: str, white: Board, black: Board, first: frozenset[str]) -> "Position":
         """A copy with new boards, turn and first-turn sides, trusting the caller (the engine)
@@ -119,8 +117,8 @@ class Position:
         if len(words) < 4:
             raise PositionError(f"expected '<variant> <side> <white> <black> [<first>]', found {text!r}")
         variant, turn, white_text, black_text, *rest = words
-        if variant not in ("long", "short"):
-            raise PositionError(f"unknown variant {variant!r}: expected long or short")
+        if variant not in NAMES:
+            raise PositionError(f"unknown variant {variant!r}: expected one of {', '.join(NAMES)}")
         if turn not in SIDES:
             raise PositionError(f"side to move must be w or b, found {turn!r}")
         boards = []
@@ -148,11 +146,12 @@ class Position:
 
 
 def default_first(variant: str, white: Board, black: Board) -> str:
-    """Sides presumed on their first turn: in long nardy, those with all 15 on the head."""
-    if variant != "long":
+    """Sides presumed on their first turn: where the head rule has a first-turn exception, those
+    with all 15 on the head."""
+    if not VARIANTS[variant].first_turns:
         return "-"
     return "".join(side for side, board in ((WHITE, white), (BLACK, black))
-                   if board[24] == CHECKERS) or "-"
+                   if board[HEAD] == CHECKERS) or "-"
 
 
 def format_board(board: Board) -> str:

@@ -95,7 +95,9 @@ class Evaluation:
 class Action:
     """One thing a side did: a roll (with its play), or a cube action, or a resignation.
 
-    ``kind`` is one of ``roll``, ``double``, ``take``, ``drop``, ``beaver``, ``resign``.
+    ``kind`` is one of ``roll``, ``double``, ``take``, ``drop``, ``beaver``, ``resign``, and
+    ``passed``: in crazy nardy, the play of the steps the opponent's cascade passed to this side,
+    right after that roll and with its dice (it takes no cell of its own).
     For a roll, ``moves`` is the play as written: ``()`` for "no play possible"
     and ``None`` when the record shows the roll but no play (a player who
     rolled and then resigned). ``value`` is the cube value offered by a

@@ -14,6 +14,7 @@ from .position import CHECKERS, Position, PositionError
 from .record import SIDE_NAMES, WHITE, Action, GameRecord, Move, next_cell, other
 from .rules import OPTIONS, SCORING, Rules, RulesError, stated_options
 from .scores import UNFINISHED, Result, Score, is_money, match_length, point_readings, result_error
+from .variants import VARIANTS
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,7 @@ class ReplayedTurn:
     pips_lost: int
     hits: int
     legal: bool
+    passed: tuple[int, ...] = ()  # the steps of a cascade passed to the opponent (crazy nardy)
 
     @property
     def play(self) -> str:
@@ -65,6 +67,7 @@ class GameReplay:
     findings: list[GameFinding] = field(default_factory=list)
     notes: list[GameFinding] = field(default_factory=list)  # facts worth saying that are no fault
     turns: list[ReplayedTurn] = field(default_factory=list)
+    passed_plays: list[ReplayedTurn] = field(default_factory=list)  # plays of passed steps, by the opponent
     start: Position | None = None
     final: Position | None = None
     first_mover: str | None = None
@@ -94,13 +97,16 @@ def action_text(action: Action) -> str:
     """``63: 24/18 24/21`` for a roll, the cube word otherwise."""
     if action.kind == "roll" and action.dice:
         return f"{action.dice[0]}{action.dice[1]}: {action.play_text}"
+    if action.kind == "passed":
+        return f"> {action.play_text}"
     return action.kind + (f" {action.value}" if action.value is not None else "")
 
 
 def first_roll_not_double(record: GameRecord, rules: Rules) -> bool:
     """Whether the game's first roll may not be a double: short nardy, and long nardy with
     ``opening=play``, unless the game starts from a ``Position`` tag."""
-    return not record.tags.get("Position") and (rules.variant == "short" or rules.opening == "play")
+    return not record.tags.get("Position") and (not VARIANTS[rules.variant].opening_double
+                                                or rules.opening == "play")
 
 
 class _Replayer:
@@ -118,6 +124,8 @@ class _Replayer:
         self.cell = (0, 1)  # the cell of the last action, see next_cell
         self.pending_double: str | None = None
         self.extra_roll_for: str | None = None  # last_roll: the side owed one final roll
+        # a cascade's roll, the steps it passes, and whether it was legal (no second finding if not)
+        self.pending_pass: tuple[Action, tuple[int, ...], bool] | None = None
 
     def finding(self, finding: Finding, action: Action | None, *, side: str | None = None,
                 turn: int | None = None) -> None:
@@ -141,10 +149,13 @@ class _Replayer:
             return result
         result.start = position
         for self.action_index, action in enumerate(record.actions):
+            if self.pending_pass and action.kind != "passed":
+                self.missing_pass(position)
             if self.is_over() and not (action.kind == "roll" and action.side == self.extra_roll_for):
                 self.finding(Finding("after-end", f"the game was already over ({result.ending})"), action)
                 continue
-            self.check_number(action)
+            if action.kind != "passed":  # passed steps share the cell of the cascade's roll
+                self.check_number(action)
             handler = getattr(self, f"on_{action.kind}", None)
             if handler is None:
                 self.finding(Finding("syntax", f"unknown action {action.kind!r}"), action)
@@ -154,6 +165,8 @@ class _Replayer:
                 result.complete = False
                 break
             result.final = position
+        if self.pending_pass and position is not None:
+            self.missing_pass(position)
         result.final = result.final or result.start
         self.check_result()
         return result
@@ -163,7 +176,7 @@ class _Replayer:
         if not text:
             position = Position.start(self.rules.variant)
             first = self.record.actions[0].side if self.record.actions else WHITE
-            return replace(position, turn=first) if self.rules.variant == "short" else position
+            return position if VARIANTS[self.rules.variant].white_starts else replace(position, turn=first)
         try:
             position = Position.parse(text)
         except PositionError as error:
@@ -217,13 +230,65 @@ class _Replayer:
             self.finding(verdict.finding, action)
         steps = verdict.play.steps if verdict.play else ()
         used_pips = sum(step.die for step in steps)
-        dice_pips = sum(action.dice) * (2 if action.dice[0] == action.dice[1] else 1)
+        dice_pips = sum(self.engine.steps(position, action.dice))
         result.turns.append(ReplayedTurn(
             self.action_index, self.turn_index, action.side, action.dice, action.moves, position, after,
             len(steps), dice_pips - used_pips if verdict.legal else 0,
-            sum(step.hit for step in steps), verdict.legal))
+            sum(step.hit for step in steps), verdict.legal, verdict.passed))
+        if verdict.passed:
+            self.pending_pass = (action, verdict.passed, verdict.legal)
         self.after_roll(action, after)
         return after
+
+    def on_passed(self, action: Action, position: Position) -> Position | None:
+        """The steps of a cascade passed to ``action.side``, played at once (crazy nardy)."""
+        pending, self.pending_pass = self.pending_pass, None
+        if pending is None:
+            self.finding(Finding("pass-unexpected", f"{SIDE_NAMES[action.side]} plays passed steps, but "
+                                 "no steps were passed to them", self.cascade_option()), action)
+            return position
+        roll, passed, _ = pending
+        if roll.dice is None:
+            return position
+        if action.side != other(roll.side):
+            self.finding(Finding("turn-order", f"{SIDE_NAMES[action.side]} plays the steps passed to "
+                                 f"{SIDE_NAMES[other(roll.side)]}"), action)
+            action = replace(action, side=other(roll.side))
+        if action.moves is None:  # not recorded
+            return position
+        verdict = self.engine.check(position, roll.dice, action.moves, passed)
+        after = verdict.position
+        if after is None:
+            assert verdict.finding is not None  # a legal play always has its position
+            stop = f"{verdict.finding.message}; the replay stops here: the recorded play cannot be made on the board"
+            self.finding(replace(verdict.finding, message=stop), action)
+            return None
+        if verdict.finding:
+            self.finding(verdict.finding, action)
+        steps = verdict.play.steps if verdict.play else ()
+        self.result.passed_plays.append(ReplayedTurn(
+            self.action_index, self.turn_index, action.side, roll.dice, action.moves, position, after,
+            len(steps), sum(passed) - sum(step.die for step in steps) if verdict.legal else 0,
+            sum(step.hit for step in steps), verdict.legal))
+        if after.winner() is not None and not self.is_over():
+            self.after_roll(action, after)
+        return after
+
+    def missing_pass(self, position: Position) -> None:
+        """Passed steps the record does not play: a finding when the opponent could play one."""
+        assert self.pending_pass is not None
+        (roll, passed, cascade_legal), self.pending_pass = self.pending_pass, None
+        if not cascade_legal or self.is_over() or roll.dice is None:
+            return
+        playable = self.engine.choose_play(position, roll.dice, lambda plays: plays[0], passed).steps
+        if playable:
+            self.finding(Finding("pass-missing", f"the steps {' '.join(map(str, passed))} pass to "
+                                 f"{SIDE_NAMES[other(roll.side)]}, who plays none of them where "
+                                 f"{len(playable) if len(playable) > 1 else 'one'} can be "
+                                 "(write them after the roll: > moves)", self.cascade_option()), roll)
+
+    def cascade_option(self) -> str | None:
+        return self.rules.describe("cascade") if self.rules.cascade else None
 
     def after_roll(self, action: Action, position: Position) -> None:
         result = self.result
@@ -246,8 +311,8 @@ class _Replayer:
         doubled = action.dice is not None and action.dice[0] == action.dice[1]
         if not (doubled and first_roll_not_double(self.record, self.rules)):
             return
-        if self.rules.variant == "short":
-            self.finding(Finding("opening", "the opening roll of short nardy cannot be a double"), action)
+        if not VARIANTS[self.rules.variant].opening_double:
+            self.finding(Finding("opening", f"the opening roll of {self.rules.title} cannot be a double"), action)
         else:
             self.finding(Finding("opening", "the opening dice are the first roll and cannot be a double",
                                  self.rules.describe("opening")), action)
@@ -440,7 +505,7 @@ def replay(record: GameRecord, overrides: list[str] | tuple[str, ...] = ()) -> G
     try:
         rules = game_rules(record, overrides)
     except RulesError as error:
-        rules = Rules.preset(record.variant if record.variant in ("long", "short") else "long")
+        rules = Rules.preset(record.variant if record.variant in VARIANTS else "long")
         result = GameReplay(record, rules, complete=False)
         result.findings.append(GameFinding("syntax", f"rules: {error}", line=record.line,
                                                     column=1))

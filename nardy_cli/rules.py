@@ -7,19 +7,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
 
-VARIANTS = ("long", "short")
+from .variants import NAMES as VARIANTS
+from .variants import VARIANTS as TABLE
+from .variants import VariantError
+from .variants import variant as variant_entry
 
-# option -> {variant: allowed values, the default first}
+# option -> {variant: allowed values, the default first}, from the variant table
 OPTIONS: dict[str, dict[str, tuple[str, ...]]] = {
-    "opening": {"long": ("reroll", "play")},
-    "head": {"long": ("classic", "general", "strict")},
-    "block": {"long": ("step", "turn", "off")},
-    "last_roll": {"long": ("off", "on")},
-    "scoring": {"long": ("oin-mars", "oin-mars-koks", "home-mars"), "short": ("backgammon",)},
-    "cube": {"long": ("off", "on"), "short": ("on", "off")},
-    "crawford": {"short": ("on", "off")},
-    "jacoby": {"short": ("off", "on")},
-}
+    option: {entry.name: entry.options[option] for entry in TABLE.values() if option in entry.options}
+    for option in dict.fromkeys(option for entry in TABLE.values() for option in entry.options)}
 
 # Points per outcome category under each scoring scheme (RULES.md, "Outcomes and points").
 SCORING: dict[str, dict[str, int]] = {
@@ -47,12 +43,16 @@ class Rules:
     cube: str | None = "off"
     crawford: str | None = None
     jacoby: str | None = None
+    cascade: str | None = None
+    bearoff: str | None = None
 
     @classmethod
     def preset(cls, variant: str) -> "Rules":
-        """The defaults of ``long`` or ``short``."""
-        if variant not in VARIANTS:
-            raise RulesError(f"unknown variant {variant!r}: expected one of {', '.join(VARIANTS)}")
+        """The defaults of a variant of the table (``long``, ``short``, ``gulbara``)."""
+        try:
+            variant_entry(variant)
+        except VariantError as error:
+            raise RulesError(str(error)) from None
         values = {name: by_variant.get(variant, (None,))[0] for name, by_variant in OPTIONS.items()}
         return cls(variant=variant, **values)
 
@@ -94,11 +94,16 @@ class Rules:
             if values is None and own_only:
                 continue
             if values is None:
-                raise RulesError(f"rule option {key!r} does not exist in {rules.variant} nardy")
+                raise RulesError(f"rule option {key!r} does not exist in {rules.title}")
             if value not in values:
-                raise RulesError(f"{key}={value} is not allowed in {rules.variant} nardy: expected one of {', '.join(values)}")
+                raise RulesError(f"{key}={value} is not allowed in {rules.title}: expected one of {', '.join(values)}")
             rules = replace(rules, **{key: value})
         return rules
+
+    @property
+    def title(self) -> str:
+        """``long nardy``, ``short nardy``, ``crazy nardy``: the game's name in messages."""
+        return TABLE[self.variant].title
 
     def options(self) -> dict[str, str]:
         """The options of this variant and their values, in the canonical order."""
@@ -144,3 +149,4 @@ def check_overrides(settings: "list[str] | tuple[str, ...]") -> None:
 
 LONG = Rules.preset("long")
 SHORT = Rules.preset("short")
+GULBARA = Rules.preset("gulbara")

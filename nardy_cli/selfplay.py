@@ -7,12 +7,14 @@ builds points, so its games look like games.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Callable, Iterator
 
 from .engine import Engine, Play, game_outcome, steps_to_moves
 from .position import CHECKERS, Position
 from .record import BAR, BLACK, OFF, WHITE, Action, GameRecord, other
 from .rules import Rules
+from .variants import VARIANTS
 
 BOTS = ("random", "greedy")
 
@@ -24,7 +26,7 @@ def _roll(rng: random.Random) -> tuple[int, int]:
 def _opening_roll(rng: random.Random, rules: Rules) -> tuple[int, int]:
     """The first roll: never a double where the opening dice are the first roll."""
     dice = _roll(rng)
-    if rules.variant == "short" or rules.opening == "play":
+    if not VARIANTS[rules.variant].opening_double or rules.opening == "play":
         while dice[0] == dice[1]:
             dice = _roll(rng)
     return dice
@@ -36,7 +38,7 @@ def _evaluate(play: Play, side: str) -> float:
     mine, theirs = position.board(side), position.board(other(side))
     score = 3.0 * (position.pips(other(side)) - position.pips(side)) + 10.0 * mine[OFF]
     made = sum(1 for p in range(1, 25) if mine[p] >= 2)
-    if position.variant == "short":
+    if VARIANTS[position.variant].hits:
         # opponent checkers at my point x (bar = 0) move upwards in my numbering: a blot within
         # 12 pips ahead of one of them is at risk
         attackers = [25 - q for q in range(1, 26) if theirs[q]]
@@ -60,11 +62,16 @@ def _chooser(bot: str, rng: random.Random) -> Callable[[list[Play], str], Play]:
     raise ValueError(f"unknown bot {bot!r}: expected one of {', '.join(BOTS)}")
 
 
+def _for_side(choose: Callable[[list[Play], str], Play], side: str) -> Callable[[list[Play]], Play]:
+    return lambda plays: choose(plays, side)
+
+
 def play_game(rules: Rules, rng: random.Random, bot: str = "greedy", *,
               white: str | None = None, black: str | None = None) -> GameRecord:
-    """One complete self-played game under ``rules`` as a record (no cube actions)."""
+    """One complete self-played game under ``rules`` as a record (no cube actions); in crazy
+    nardy the steps a cascade passes are played by the opponent as a ``passed`` action."""
     engine, choose = Engine(rules), _chooser(bot, rng)
-    first = WHITE if rules.variant == "long" else rng.choice((WHITE, BLACK))
+    first = WHITE if VARIANTS[rules.variant].white_starts else rng.choice((WHITE, BLACK))
     position = Position.start(rules.variant, first)
     tags = {"Event": "nardy self-play", "White": white or f"{bot} bot", "Black": black or f"{bot} bot",
             "Variant": rules.variant}
@@ -76,9 +83,20 @@ def play_game(rules: Rules, rng: random.Random, bot: str = "greedy", *,
         side = position.turn
         if side == WHITE or row == 0:
             row += 1
-        play = choose(engine.legal_plays(position, dice), side)
+        play = engine.choose_play(position, dice, _for_side(choose, side))
         record.actions.append(Action(side, "roll", dice, steps_to_moves(play.steps), number=row))
         position = play.position
+        if play.passed:
+            passed = engine.choose_play(position, dice, _for_side(choose, other(side)), play.passed)
+            record.actions.append(Action(other(side), "passed", dice, steps_to_moves(passed.steps), number=row))
+            position = passed.position
+            if position.winner() == other(side):  # the opponent finished in the passed steps
+                if rules.last_roll == "on" and other(side) == first:
+                    owed_last_roll, position = side, replace(position, turn=side)
+                    dice = _roll(rng)
+                    continue
+                result = None
+                break
         if owed_last_roll == side:
             result = "1/2-1/2" if position.borne_off(side) == CHECKERS else None
             break

@@ -28,6 +28,8 @@ def _check_grouping(by: str) -> None:
         raise ValueError(f"unknown grouping {by!r}: expected one of {', '.join(GROUPINGS)}")
 
 
+CASCADE_COLUMNS = ("mean_cascades", "mean_steps_passed", "mean_pips_passed")  # crazy nardy only
+
 def summarize(aggregates: Aggregates, by: str = "player") -> pd.DataFrame:
     """One row per player, event, variant or file, the busiest first (ties in order of appearance).
 
@@ -56,6 +58,10 @@ def summarize(aggregates: Aggregates, by: str = "player") -> pd.DataFrame:
     table["mean_turns"] = [t.mean_turns() for t in totals]
     table["median_turns"] = [t.median_turns() for t in totals]
     table["mean_pips_lost"] = [t.pips_lost / t.games for t in totals]
+    if any(t.cascade_games for t in totals):  # crazy nardy, per game of it (not per player)
+        for name in ("cascades", "steps_passed", "pips_passed"):
+            table[f"mean_{name}"] = [getattr(t, name) / t.cascade_games if t.cascade_games else np.nan
+                                     for t in totals]
     return table.sort_values("games", ascending=False, kind="stable")
 
 
@@ -241,8 +247,9 @@ def summary_display(summary: pd.DataFrame, lang: str = "en") -> pd.DataFrame:
         for outcome in SCORED:
             cells[tr(outcome, lang)] = _with_interval(int(row[outcome]), summary, outcome, key)
         cells[tr("first_mover_win_rate", lang)] = _percent(row["first_mover_rate"])
-        for column in ("mean_turns", "median_turns", "mean_pips_lost"):
-            cells[tr(column, lang)] = f"{row[column]:.1f}"
+        for column in ("mean_turns", "median_turns", "mean_pips_lost") + CASCADE_COLUMNS:
+            if column in row:
+                cells[tr(column, lang)] = "—" if pd.isna(row[column]) else f"{row[column]:.1f}"
         rows.append(cells)
     return pd.DataFrame(rows)
 

@@ -131,7 +131,8 @@ def test_missing_input_exit_2_others_still_read(tmp_path):
 
 
 @pytest.mark.parametrize("name", ["long/club-evening", "long/kazan-cup-2026", "short/club-night-cube",
-                                  "generated/long-200", "generated/short-200"])
+                                  "generated/long-200", "generated/short-200",
+                                  "gulbara/club-crazy-evening", "gulbara/crazy-cup-faults"])
 def test_samples_give_their_expected_output(name, monkeypatch):
     monkeypatch.chdir(ROOT)
     result = CliRunner().invoke(cli, ["validate", f"sample_games/{name}.ntn"])

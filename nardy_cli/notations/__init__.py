@@ -13,10 +13,12 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import partial
 from types import ModuleType
 from typing import Any, Generic, TextIO, TypeVar
 
 from ..record import GameRecord
+from ..variants import VARIANTS
 
 Prepared = TypeVar("Prepared")
 
@@ -80,9 +82,36 @@ class Target(Generic[Prepared]):
         """Write games already prepared (in any process) by ``prepare``, as :meth:`write_games` does."""
         writer = self.writer(out)
         writer.begin()
+        refusals = []
         for number, game in enumerate(games, 1):
-            writer.write(number, game)
-        return writer.end()
+            if isinstance(game, Refused):
+                refusals.append(f"game {number} ({game.title}): {game.reason}")
+            else:
+                writer.write(number, game)
+        return refusals + writer.end()
+
+
+@dataclass(frozen=True)
+class Refused:
+    """A game a notation cannot express at all: it is left out, and a warning says why."""
+
+    title: str
+    reason: str
+
+
+def _prepare_unless_cascade(prepare: Callable[[GameRecord], Prepared], name: str,
+                            record: GameRecord) -> Prepared | Refused:
+    variant = VARIANTS.get(record.variant)
+    if variant is not None and variant.cascade:
+        return Refused(record.title(), f"{name} has no {variant.title} ({variant.name}): its cascades and "
+                       "passed steps cannot be written, so the game is left out (write NTN or JSON)")
+    return prepare(record)
+
+
+def without_cascades(prepare: Callable[[GameRecord], Prepared], name: str) -> Callable[[GameRecord], Any]:
+    """``prepare`` for a notation of GNU Backgammon, which refuses crazy nardy's games (a
+    picklable function, so it still runs in worker processes)."""
+    return partial(_prepare_unless_cascade, prepare, name)
 
 
 def target(name: str) -> Target[Any]:

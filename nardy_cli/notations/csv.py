@@ -38,7 +38,7 @@ def prepare(game: GameRecord) -> CsvGame:
     findings: dict[tuple[int, int], str] = {}
     for finding in result.findings:
         findings.setdefault((finding.line, finding.column), finding.code)
-    turns = {turn.action: turn for turn in result.turns}
+    turns = {turn.action: turn for turn in result.turns + result.passed_plays}
     position = result.start
     turn_number = 0
     for index, action in enumerate(game.actions):
@@ -55,7 +55,7 @@ def prepare(game: GameRecord) -> CsvGame:
             game.player(BLACK), game.variant, index + 1, turn_number + (replayed is None), action.number or "",
             SIDE_NAMES[action.side].lower(), action.kind,
             f"{action.dice[0]}{action.dice[1]}" if action.dice else "",
-            action.play_text if action.kind == "roll" else "",
+            action.play_text if action.kind in ("roll", "passed") else "",
             after.cube_value if after else "",
             *(_pips(before) + _pips(after)), hits,
             *(_off(after)), legal, findings.get((action.line, action.column), ""),

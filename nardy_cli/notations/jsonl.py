@@ -21,7 +21,8 @@ from . import GameWriter, Target
 
 NAME = "jsonl"
 EXTENSIONS = (".jsonl", ".json", ".ndjson")
-KINDS = ("roll", "double", "take", "drop", "beaver", "resign")
+KINDS = ("roll", "double", "take", "drop", "beaver", "resign", "passed")
+PLAYED = ("roll", "passed")  # the kinds with a play
 
 
 def sniff(head: str) -> bool:
@@ -36,7 +37,7 @@ def game_to_dict(game: GameRecord) -> dict[str, Any]:
         item: dict[str, Any] = {"side": action.side, "kind": action.kind}
         if action.dice is not None:
             item["dice"] = list(action.dice)
-        if action.kind == "roll":
+        if action.kind in PLAYED:
             item["play"] = None if action.moves is None else action.play_text
         for key in ("value", "number"):
             if getattr(action, key) is not None:
@@ -100,8 +101,8 @@ def _action(item: Any, index: int, line: int) -> Action:
                 f'{where}: "dice" must be two numbers 1-6, found {dice!r}')
         dice = (dice[0], dice[1])
     moves = None
-    if kind == "roll":
-        _expect(dice is not None, f'{where}: a roll needs "dice"')
+    if kind in PLAYED:
+        _expect(dice is not None, f'{where}: a {kind} action needs "dice"')
         play = item.get("play")
         _expect(play is None or isinstance(play, str), f'{where}: "play" must be a string or null')
         if play is not None and play.strip() != "?":

@@ -36,7 +36,7 @@ from ..record import (
 )
 from ..scores import Result, Score, is_crawford_game
 from ..scores import match_length as match_length_of
-from . import GameWriter, Target
+from . import GameWriter, Target, without_cascades
 
 NAME = "mat"
 EXTENSIONS = (".mat", ".txt")
@@ -601,7 +601,7 @@ class _MatWriter(GameWriter[MatGame]):
                              f"from the scores, and this game is {'' if implied else 'not '}the Crawford game")
 
 
-TARGET = Target(prepare, _MatWriter)
+TARGET = Target(without_cascades(prepare, "MAT"), _MatWriter)
 write_games = TARGET.write_games
 
 

@@ -17,7 +17,7 @@ from typing import TextIO
 
 from nardy_cli import analysis
 from nardy_cli.notations import GameWriter, Target
-from nardy_cli.record import SIDES, Action, GameRecord, PlaySyntaxError, RecordError, parse_play
+from nardy_cli.record import SIDES, Action, GameRecord, PlaySyntaxError, RecordError, other, parse_play
 from nardy_cli.scores import RESULT_TOKEN
 
 NAME = "ntn"
@@ -26,6 +26,7 @@ EXTENSIONS = (".ntn",)
 CUBE_WORDS = ("double", "take", "drop", "beaver", "resign")
 VALUED_WORDS = ("double", "beaver", "resign")
 UNRECORDED_PLAY = "?"
+PASSED_MARK = ">"  # after a cascade's play: the opponent's play of the steps it passes
 WHITE_COLUMN_WIDTH = 28  # "N. <White's cell>" is padded to this width before Black's cell
 
 MOVE_NUMBER_DIGITS = 9  # the reader's bound, which the writer keeps to
@@ -53,7 +54,7 @@ _COMMENT_BODY_RE = re.compile(r"[^\\}]*(?:\\(?:.|\Z)[^\\}]*)*", re.DOTALL)
 _COMMENT_UNESCAPE_RE = re.compile(r"\\([\\}\[])")
 _TAG_UNESCAPE_RE = re.compile(r'\\(["\\])')
 _SPACE_RE = re.compile(r"\s*")
-_SNIFF_RE = re.compile(r'^\s*\[Variant\s*"(?:long|short)"\s*\]|(?:^|\s)[1-6]-?[1-6]:(?:\s|$)', re.M | re.I)
+_SNIFF_RE = re.compile(r'^\s*\[Variant\s*"(?:long|short|gulbara)"\s*\]|(?:^|\s)[1-6]-?[1-6]:(?:\s|$)', re.M | re.I)
 
 Cell = tuple[int, int]  # (move number, 0 for White's column or 1 for Black's)
 
@@ -276,6 +277,11 @@ class _Reader:
                 yield from self._token(kind, token, line, column)
 
     def _token(self, kind: str, token: str, line: int, column: int) -> Iterator[GameRecord]:
+        if kind == "word" and token == PASSED_MARK:
+            self._close_play()
+            self.valued, self.skipping = None, False
+            self._passed(line, column)
+            return
         if self.play is not None and kind == "word" and self._is_play_word(token):
             self.play.tokens.append((token, line, column))
             return
@@ -341,6 +347,18 @@ class _Reader:
         action = self._add_action(line, column, "roll", (int(dice.group(1)), int(dice.group(2))))
         self.play = _OpenPlay(action)
 
+    def _passed(self, line: int, column: int) -> None:
+        """``>``: the opponent's play of the steps the roll before passes (crazy nardy)."""
+        game = self._begin(line)
+        roll = game.actions[-1] if game.actions else None
+        if roll is None or roll.kind != "roll" or roll.dice is None:
+            self._error(line, column, 'expected ">" right after a roll\'s play, before the steps it passes')
+            self.skipping = True
+            return
+        action = Action(other(roll.side), "passed", roll.dice, number=roll.number, line=line, column=column)
+        game.actions.append(action)
+        self.play = _OpenPlay(action)
+
     def _close_play(self) -> None:
         """Turn the collected play tokens of the open roll into its moves."""
         play, self.play = self.play, None
@@ -348,10 +366,11 @@ class _Reader:
             return
         action, tokens = play.action, play.tokens
         if not tokens:
+            after = 'the passed steps after ">"' if action.kind == "passed" else "the play after the roll"
             self._error(
                 action.line,
                 action.column,
-                'expected the play after the roll: moves like 24/18, "-" when none is possible or "?"',
+                f'expected {after}: moves like 24/18, "-" when none is possible or "?"',
             )
             return
         words = [text for text, _, _ in tokens]
@@ -468,12 +487,7 @@ def _movetext_lines(actions: list[Action], warnings: list[str]) -> list[str]:
     lines: list[str] = []
     open_row: tuple[int, str] | None = None  # a White cell that Black's cell may still join
     previous: Cell | None = None
-    for action in actions:
-        text = _action_text(action, warnings)
-        if text is None:
-            continue
-        if action.number is not None and action.number >= 10 ** MOVE_NUMBER_DIGITS:
-            warnings.append(f"move number {action.number} has more than {MOVE_NUMBER_DIGITS} digits; renumbered")
+    for action, text, commented in _cells(actions, warnings):
         cell = _writer_cell(action, previous)
         if cell[0] >= 10 ** MOVE_NUMBER_DIGITS:
             warnings.append(f"move number {cell[0]} has more than {MOVE_NUMBER_DIGITS} digits; the rest of the game "
@@ -481,9 +495,6 @@ def _movetext_lines(actions: list[Action], warnings: list[str]) -> list[str]:
             break
         previous = cell
         number, column = cell
-        comments = [analysis.to_text(evaluation) for evaluation in action.analysis]  # nothing to escape there
-        comments += [_escape_comment(comment) for comment in action.comments]
-        text += "".join(f"  {{ {comment} }}" for comment in comments)
         if column == 1 and open_row is not None and open_row[0] == number:
             lines.append(f"{open_row[1]:<{WHITE_COLUMN_WIDTH}}  {text}")
             open_row = None
@@ -493,13 +504,36 @@ def _movetext_lines(actions: list[Action], warnings: list[str]) -> list[str]:
             open_row = None
         if column == 1:
             lines.append(f"{number}... {text}")
-        elif comments:
+        elif commented:
             lines.append(f"{number}. {text}")
         else:
             open_row = (number, f"{number}. {text}")
     if open_row is not None:
         lines.append(open_row[1])
     return lines
+
+
+def _cells(actions: list[Action], warnings: list[str]) -> list[tuple[Action, str, bool]]:
+    """Each cell's action, its text with comments, and whether it has comments; passed steps
+    join the cell of their cascade's roll after ``>``."""
+    cells: list[tuple[Action, str, bool]] = []
+    for action in actions:
+        text = _action_text(action, warnings)
+        if text is None:
+            continue
+        if action.number is not None and action.number >= 10 ** MOVE_NUMBER_DIGITS:
+            warnings.append(f"move number {action.number} has more than {MOVE_NUMBER_DIGITS} digits; renumbered")
+        comments = [analysis.to_text(evaluation) for evaluation in action.analysis]  # nothing to escape there
+        comments += [_escape_comment(comment) for comment in action.comments]
+        text += "".join(f"  {{ {comment} }}" for comment in comments)
+        if action.kind != "passed":
+            cells.append((action, text, bool(comments)))
+        elif cells and cells[-1][0].kind == "roll" and cells[-1][0].dice == action.dice:
+            roll, roll_text, commented = cells[-1]
+            cells[-1] = (roll, f"{roll_text} {PASSED_MARK} {text}", commented or bool(comments))
+        else:
+            warnings.append(f"passed steps of {action.side} that follow no roll of the same dice are left out")
+    return cells
 
 
 def _writer_cell(action: Action, previous: Cell | None) -> Cell:
@@ -520,6 +554,8 @@ def _action_text(action: Action, warnings: list[str]) -> str | None:
             warnings.append(f"a roll of {action.side} without dice is left out")
             return None
         return f"{action.dice[0]}{action.dice[1]}: {action.play_text}"
+    if action.kind == "passed":
+        return action.play_text
     if action.kind not in CUBE_WORDS:
         warnings.append(f"action {action.kind!r} is not an NTN action; left out")
         return None

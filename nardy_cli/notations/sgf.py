@@ -21,7 +21,7 @@ from collections.abc import Generator, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from nardy_cli import __version__, analysis
-from nardy_cli.notations import GameWriter, Target, gnubg_analysis
+from nardy_cli.notations import GameWriter, Target, gnubg_analysis, without_cascades
 from nardy_cli.position import CHECKERS, Position, PositionError, default_first, opposite_point
 from nardy_cli.record import (
     BAR,
@@ -1196,5 +1196,5 @@ class _SgfWriter(GameWriter[SgfGame]):
         self.warn(f"game {number} ({game.title})", *game.warnings)
 
 
-TARGET = Target(prepare, _SgfWriter)
+TARGET = Target(without_cascades(prepare, "SGF"), _SgfWriter)
 write_games = TARGET.write_games

@@ -1,0 +1,82 @@
+"""Crazy nardy: the per-turn cost of validating self-played gulbara games.
+
+Games are self-played (both bots, fixed seeds), then replayed and judged as
+``nardy validate`` does. Prints the median over several rounds of the cost per
+turn — all turns, and the cascade turns (doubles) and passed-step plays alone —
+beside long nardy's per-turn cost for the same number of games. No assertion,
+no timing limit.
+
+    python bench/bench_gulbara.py [--games 40] [--rounds 3]
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+from nardy_cli import engine as engine_module
+from nardy_cli.replay import replay
+from nardy_cli.rules import Rules
+from nardy_cli.selfplay import play_game
+
+
+def games_of(variant: str, bot: str, games: int, seed: int) -> list:
+    rng = random.Random(seed)
+    return [play_game(Rules.preset(variant), rng, bot) for _ in range(games)]
+
+
+def per_turn(records: list, rounds: int) -> tuple[float, int, int, int]:
+    """Median µs per turn over ``rounds`` replays, and the turns, cascades and passed plays."""
+    costs = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        results = [replay(record) for record in records]
+        costs.append((time.perf_counter() - start) / sum(len(r.turns) for r in results) * 1e6)
+    assert all(not result.findings for result in results)
+    turns = sum(len(r.turns) for r in results)
+    cascades = sum(turn.dice[0] == turn.dice[1] for r in results for turn in r.turns)
+    passed = sum(len(r.passed_plays) for r in results)
+    return statistics.median(costs), turns, cascades, passed
+
+
+def ordered_cost(records: list, rounds: int) -> float:
+    """Median µs per cascade or passed-step check alone (the engine's ordered judge)."""
+    original = engine_module.Engine._check_ordered
+    costs = []
+    for _ in range(rounds):
+        spent, calls = 0.0, 0
+
+        def timed(self, turn, moves):  # type: ignore[no-untyped-def]
+            nonlocal spent, calls
+            start = time.perf_counter()
+            verdict = original(self, turn, moves)
+            spent, calls = spent + time.perf_counter() - start, calls + 1
+            return verdict
+
+        engine_module.Engine._check_ordered = timed  # type: ignore[method-assign]
+        try:
+            for record in records:
+                replay(record)
+        finally:
+            engine_module.Engine._check_ordered = original  # type: ignore[method-assign]
+        costs.append(spent / max(calls, 1) * 1e6)
+    return statistics.median(costs)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    for bot in ("random", "greedy"):
+        long_cost, long_turns, _, _ = per_turn(games_of("long", bot, args.games, 11), args.rounds)
+        records = games_of("gulbara", bot, args.games, 11)
+        cost, turns, cascades, passed = per_turn(records, args.rounds)
+        print(f"{bot:6} gulbara: {cost:7.0f} µs/turn over {turns} turns ({cascades} cascades, {passed} passed plays); "
+              f"cascade or passed check alone {ordered_cost(records, args.rounds):7.0f} µs; "
+              f"long nardy: {long_cost:5.0f} µs/turn over {long_turns} turns")
+
+
+if __name__ == "__main__":
+    main()
