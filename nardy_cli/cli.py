@@ -5,7 +5,7 @@ import json
 import os
 import re
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import partial, wraps
 from typing import Any
 
@@ -19,11 +19,11 @@ from .notations import Prepared
 from .output import OutputError, atomic_output
 from .position import Position, PositionError
 from .record import GameRecord
-from .rules import Rules, RulesError, check_overrides
+from .rules import VARIANTS, Rules, RulesError, check_overrides, option_values
 from .selfplay import BOTS, generate
 from .sources import InputError, check_encoding
 from .parallel import ClusterError, map_games, replayed, validated
-from .validate import Summary
+from .validate import Summary, with_tag_findings
 
 EXIT_FINDINGS, EXIT_INPUT = 1, 2
 
@@ -33,7 +33,8 @@ EXIT_FINDINGS, EXIT_INPUT = 1, 2
 
 def rule_option(function: Callable) -> Callable:
     return click.option("--rule", "rules", multiple=True, metavar="KEY=VALUE",
-                        help="A rule option over the game's own rules, e.g. head=general (repeatable).")(function)
+                        help="A rule option over the game's own rules, e.g. head=general (repeatable; "
+                             f"default first): {option_values()}.")(function)
 
 
 def format_option(*choices: str) -> Callable[[Callable], Callable]:
@@ -105,6 +106,10 @@ def parse_position(text: str) -> Position:
     if text in ("long", "short"):
         return Position.start(text)
     if " " not in text:
+        if text.isalpha() and text.islower():
+            short = " (backgammon is 'short')" if text == "backgammon" else ""
+            raise PositionError(f"unknown position {text!r}{short}: expected 'long' or 'short' for the start, a "
+                                "quoted position like 'long w 24x14,18 24x15 b', a GNU Position ID or an XGID")
         try:
             return short_position(text)
         except ValueError as error:
@@ -145,7 +150,7 @@ def cli(ctx: click.Context, debug: bool) -> None:
     ctx.meta["nardy.debug"] = debug
 
 
-@cli.command()
+@cli.command(short_help="Every legal play of a roll in a position.")
 @click.argument("position")
 @click.argument("dice")
 @rule_option
@@ -155,7 +160,9 @@ def moves(position: str, dice: str, rules: tuple[str, ...], output_format: str) 
     """Every legal play of DICE in POSITION.
 
     POSITION is in nardy's position notation (formats/position.md), quoted, e.g.
-    'long w 24x14,18 24x15 b', or just 'long' / 'short' for the start.
+    'long w 24x14,18 24x15 b', or just 'long' / 'short' for the start; for short
+    nardy also a GNU Backgammon Position ID (4HPwATDgc/ABMA) or an eXtreme Gammon
+    XGID (XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10). DICE: 63 or 6-3.
     """
     start = parse_position(position)
     roll = parse_dice(dice)
@@ -180,11 +187,15 @@ def _play_order(steps: tuple) -> tuple:
     return tuple((-s.src, -s.dst) for s in sorted(steps, key=lambda s: (-s.src, -s.dst)))
 
 
-@cli.command(name="generate")
-@click.option("--variant", type=click.Choice(["long", "short"]), default="long", show_default=True)
-@click.option("--games", type=click.IntRange(min=1), default=10, show_default=True)
+@cli.command(name="generate", short_help="Self-played games, legal by construction.")
+@click.option("--variant", type=click.Choice(["long", "short"]), default="long", show_default=True,
+              help="Which game: long nardy, or short nardy (backgammon).")
+@click.option("--games", type=click.IntRange(min=1), default=10, show_default=True,
+              help="How many games to play.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Same seed, same games.")
-@click.option("--bot", type=click.Choice(BOTS), default="greedy", show_default=True)
+@click.option("--bot", type=click.Choice(BOTS), default="greedy", show_default=True,
+              help="How both sides play: random (uniformly among the legal plays) or greedy (a simple "
+                   "evaluation: race, safety, points made).")
 @click.option("--to", "output_format", type=click.Choice(notations.TARGETS), default="ntn",
               show_default=True, help="Notation to write.")
 @rule_option
@@ -207,23 +218,44 @@ def prepared_for_writing(game: CorpusGame, prepare: Callable[[GameRecord], Prepa
     return warnings, prepare(game.record)
 
 
-@cli.command()
+def output_notation(output_format: str | None, output: str | None) -> str:
+    """The notation ``convert`` writes: ``--to``, else the one ``-o``'s extension names; a warning
+    when both are given and disagree."""
+    implied = notations.by_extension(output, writing=True) if output else None
+    if output_format is None:
+        if implied is None:
+            raise click.UsageError("--to is needed: name the notation to write (" + ", ".join(notations.TARGETS) +
+                                   ")" + (f", as {output}'s extension does not" if output else ""))
+        return implied
+    if implied is not None and implied != output_format:
+        click.echo(f"warning: writing {output_format} (--to) to {output}, whose extension says {implied}", err=True)
+    return output_format
+
+
+@cli.command(short_help="Convert records into another notation.")
 @input_options
-@click.option("--to", "output_format", type=click.Choice(notations.TARGETS), required=True,
-              help="The notation to write.")
+@click.option("--to", "output_format", type=click.Choice(notations.TARGETS, case_sensitive=False),
+              help="The notation to write (default: the one -o's extension names: .ntn, .mat, .sgf, .json, "
+                   ".jsonl, .csv).")
 @output_options
 @parallel_options
 @usage_errors
 def convert(paths: tuple[str, ...], input_format: str | None, encoding: str | None, pattern: str | None,
-            output_format: str, output: str | None, force: bool, jobs: int, dask: str | None) -> None:
+            output_format: str | None, output: str | None, force: bool, jobs: int, dask: str | None) -> None:
     """Convert the games of every PATH into one output in another notation.
 
     Every game is carried over whole where the target can express it; what it
     cannot (comments in CSV, a set-up position in MAT...) is named in a warning.
+    A game that could not be read whole (a turn left out, a missing ':' read
+    over) is converted as far as it was read, with a warning naming the place.
     With --jobs or --dask the games are read and formatted (for CSV also
     replayed) in worker processes; the output is byte for byte that of --jobs 1.
+
+    Exit status: 0 when every game was converted whole, 1 when a game could
+    not be read whole, 2 when an input cannot be read or the command is misused.
     """
-    unreadable = 0
+    unreadable = repaired = 0
+    output_format = output_notation(output_format and output_format.lower(), output)
 
     def input_error(message: str) -> None:
         nonlocal unreadable
@@ -233,9 +265,11 @@ def convert(paths: tuple[str, ...], input_format: str | None, encoding: str | No
     target = notations.target(output_format)
 
     def prepared_games() -> Iterator[Any]:
+        nonlocal repaired
         for warnings, game in map_games(paths, partial(prepared_for_writing, prepare=target.prepare),
                                         jobs=jobs or None, dask=dask, fmt=input_format, encoding=encoding,
                                         pattern=pattern, on_error=input_error):
+            repaired += len(warnings)
             for warning in warnings:
                 click.echo(f"warning: {warning}", err=True)
             yield game
@@ -244,18 +278,20 @@ def convert(paths: tuple[str, ...], input_format: str | None, encoding: str | No
         warnings = target.write_prepared(prepared_games(), out)
     for warning in warnings:
         click.echo(f"warning: {warning}", err=True)
-    sys.exit(EXIT_INPUT if unreadable else 0)
+    sys.exit(EXIT_INPUT if unreadable else EXIT_FINDINGS if repaired else 0)
 
 
-@cli.command()
+@cli.command(short_help="Report every illegal move, cube action or result.")
 @input_options
 @rule_option
 @format_option("text", "json")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the summary.")
+@click.option("--strict", is_flag=True, help="Also report each tag that is not a standard tag of NTN (code tag).")
 @parallel_options
 @usage_errors
 def validate(paths: tuple[str, ...], input_format: str | None, encoding: str | None, pattern: str | None,
-             rules: tuple[str, ...], output_format: str, quiet: bool, jobs: int, dask: str | None) -> None:
+             rules: tuple[str, ...], output_format: str, quiet: bool, strict: bool, jobs: int,
+             dask: str | None) -> None:
     """Replay every game of every PATH and report each illegal move, cube action or result.
 
     Exit status: 0 when every game is legal, 1 when there is any finding, 2 when
@@ -269,7 +305,8 @@ def validate(paths: tuple[str, ...], input_format: str | None, encoding: str | N
         summary.unreadable += 1
         click.echo(f"error: {message}", err=True)
 
-    task = partial(replayed, build=validated, overrides=rules)
+    build = partial(with_tag_findings, build=validated) if strict else validated
+    task = partial(replayed, build=build, overrides=rules)
     for result in map_games(paths, task, jobs=jobs or None, dask=dask, fmt=input_format, encoding=encoding,
                             pattern=pattern, on_error=input_error):
         summary.merge(result.summary)
@@ -282,7 +319,21 @@ def validate(paths: tuple[str, ...], input_format: str | None, encoding: str | N
         click.echo(json.dumps({**summary.as_dict(), "findings": findings}, ensure_ascii=False, indent=2))
     else:
         click.echo(summary.text())
+    if not overrides_applied(rules, summary.rules):
+        sys.exit(EXIT_INPUT)
     sys.exit(EXIT_INPUT if summary.unreadable else EXIT_FINDINGS if sum(summary.findings.values()) else 0)
+
+
+def overrides_applied(overrides: tuple[str, ...], rule_sets: Iterable[str]) -> bool:
+    """Whether each ``--rule`` fits one of the variants of the games judged (``rule_sets``: their
+    rules as text); if not, a usage error on standard error lists what those variants take."""
+    variants = sorted({text.split()[0] for text in rule_sets})
+    try:
+        check_overrides(overrides, variants or VARIANTS)
+    except RulesError as error:
+        click.echo(f"Error: --rule: {error}; it applies to none of the games read", err=True)
+        return False
+    return True
 
 
 from . import cli_analysis  # noqa: E402,F401  (registers stats, plot and show; it imports this module)

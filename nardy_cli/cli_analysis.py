@@ -84,7 +84,7 @@ def read_statistics(paths: tuple[str, ...], input_format: str | None, encoding: 
     per_game = map_games(paths, partial(replayed, build=build, overrides=rules), jobs=jobs or None, dask=dask,
                          chunk_games=TABLE_CHUNK_GAMES if sinks else CHUNK_GAMES, fmt=input_format,
                          encoding=encoding, pattern=pattern, on_error=input_error)
-    stderr = click.get_text_stream("stderr")
+    stderr = sys.stderr
     progress = nullcontext(per_game) if quiet or not stderr.isatty() else click.progressbar(
         per_game, label="Replaying games", file=stderr, show_pos=True,
         item_show_func=lambda stats: os.path.basename(stats.game["file"]) if stats else None)
@@ -114,6 +114,8 @@ def load_game(path: str, number: int, rules: tuple[str, ...]) -> tuple[CorpusGam
         raise click.UsageError(errors[0])
     if game is None:
         raise click.UsageError(f"{path} has fewer than {number} games")
+    if game.source != path:  # a directory or an archive: say which file the game is in
+        click.echo(f"game {number} of {path}: game {game.index} of {game.source}", err=True)
     return game, replay(game.record, rules, crawford=game.crawford)
 
 
@@ -139,7 +141,7 @@ def format_statistics(summary: pd.DataFrame, fairness: pd.DataFrame, output_form
     return "\n\n".join(table.to_string(index=False) for table in tables)
 
 
-@cli.command(name="stats")
+@cli.command(name="stats", short_help="Statistics: wins, mars/koks rates, lengths, dice fairness.")
 @corpus_options
 @click.option("--by", type=click.Choice(GROUPINGS), default="player", show_default=True,
               help="One row per player (as White or Black), event, variant or file.")
@@ -187,7 +189,7 @@ def stats_command(paths: tuple[str, ...], input_format: str | None, encoding: st
 # --- plot --------------------------------------------------------------------------------
 
 
-@cli.group()
+@cli.group(short_help="Charts: a game's pip race; a corpus's outcomes, lengths and dice.")
 def plot() -> None:
     """Charts as PNG or SVG files: a game's pip race, or a corpus's outcomes, lengths and dice."""
 
@@ -214,7 +216,7 @@ def race(path: str, number: int, rules: tuple[str, ...], output: str, force: boo
 
 def corpus_plot(name: str, chart_name: str, help_text: str) -> None:
     """Add ``nardy plot NAME PATH...``: the chart ``charts.<chart_name>`` of a corpus's aggregates."""
-    @plot.command(name=name, help=help_text)
+    @plot.command(name=name, help=help_text, short_help=help_text.split(" (")[0].rstrip(".") + ".")
     @corpus_options
     @picture_options(f"{name}.png")
     @usage_errors
@@ -233,7 +235,7 @@ corpus_plot("lengths", "lengths_chart", "A histogram of game lengths in turns, p
 corpus_plot("first-mover", "first_mover_chart", "The first mover's win rate per variant, with 95 % intervals.")
 
 
-@plot.command()
+@plot.command(short_help="A 6×6 heatmap of the rolls against fair dice.")
 @corpus_options
 @picture_options("dice.png")
 @click.option("--player", help="Only this player's rolls (default: everyone's).")
@@ -256,7 +258,7 @@ def dice(paths: tuple[str, ...], input_format: str | None, encoding: str | None,
 # --- show --------------------------------------------------------------------------------
 
 
-@cli.command()
+@cli.command(short_help="A board at any turn of a game, or of a given position.")
 @click.argument("path", metavar="[FILE]", required=False)
 @click.option("--game", "number", type=click.IntRange(min=1), default=1, show_default=True,
               help="Which game of FILE (1 = the first).")

@@ -2,13 +2,15 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from .corpus import CorpusGame
 from .record import SIDE_NAMES
-from .replay import GameFinding, GameReplay, replay
+from .replay import GameFinding, GameReplay, replay, tag_findings
+
+R = TypeVar("R")
 
 
 @dataclass
@@ -67,6 +69,13 @@ def validate_games(games: Iterator[CorpusGame], overrides: tuple[str, ...] = ()
     """Replay each game under its rules with ``overrides`` applied."""
     for game in games:
         yield game, replay(game.record, overrides, crawford=game.crawford)
+
+
+def with_tag_findings(game: CorpusGame, result: GameReplay, build: Callable[[CorpusGame, GameReplay], R]) -> R:
+    """``build(game, result)`` with a finding for each unknown tag (``validate --strict``)."""
+    result.findings.extend(tag_findings(game.record))
+    result.findings.sort(key=lambda finding: (finding.line, finding.column))
+    return build(game, result)
 
 
 def finding_line(game: CorpusGame, finding: GameFinding) -> str:

@@ -53,14 +53,10 @@ def command_examples():
         name = path.relative_to(ROOT)
         for start, language, lines in blocks(path):
             if language == "console":
-                command = None
-                for offset, line in enumerate(lines + ["$ "]):
-                    if line.startswith("$ "):
-                        if command:
-                            yield f"{name}:{place}", command, "\n".join(output) or None
-                        command, place, output = line[2:].strip(), start + offset, []
-                    else:
-                        output.append(line)
+                commands = [offset for offset, line in enumerate(lines) if line.startswith("$ ")]
+                for first, following in zip(commands, [*commands[1:], len(lines)]):
+                    output = "\n".join(lines[first + 1:following])
+                    yield f"{name}:{start + first}", lines[first][2:].strip(), output or None
             elif language in ("sh", ""):
                 for offset, line in enumerate(lines):
                     command = re.split(r"\s+#\s", line)[0].strip()
@@ -72,7 +68,7 @@ EXAMPLES = list(command_examples())
 
 
 def record_example(name: str, language: str, index: int = 0) -> str:
-    return "\n".join(list(block for _, lang, block in blocks(ROOT / "formats" / name) if lang == language)[index]) + "\n"
+    return "\n".join([block for _, lang, block in blocks(ROOT / "formats" / name) if lang == language][index]) + "\n"
 
 
 def workspace(folder: Path, command: str) -> None:
@@ -118,7 +114,7 @@ def test_command_example_runs_as_documented(tmp_path, place, command, output):
                        COLUMNS="100")
     stdin = (ROOT / "sample_games" / SMALL[2]).read_text(encoding="utf-8") if command.endswith(" -") else ""
     result = subprocess.run(["bash", "-c", command], cwd=tmp_path, env=environment, input=stdin,
-                            capture_output=True, text=True, timeout=600)
+                            capture_output=True, text=True, timeout=600, check=False)
     assert "Traceback" not in result.stderr, result.stderr
     assert result.returncode == EXIT.get(command, 0), f"{place}: {command}\n{result.stdout}\n{result.stderr}"
     if output is not None:
@@ -133,8 +129,7 @@ def test_exit_table_names_only_documented_commands():
 def validate_text(tmp_path, text: str, suffix: str):
     path = tmp_path / f"example{suffix}"
     path.write_text(text, encoding="utf-8")
-    return subprocess.run([NARDY, "validate", str(path)],
-                          capture_output=True, text=True)
+    return subprocess.run([NARDY, "validate", str(path)], capture_output=True, text=True, check=False)
 
 
 @pytest.mark.parametrize("name, language, index, suffix, games", [
@@ -170,7 +165,7 @@ def test_findings_example_has_the_documented_shape(tmp_path):
 
 
 def bench(*arguments: str) -> str:
-    result = subprocess.run([sys.executable, *arguments], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    result = subprocess.run([sys.executable, *arguments], cwd=ROOT, capture_output=True, text=True, timeout=600, check=False)
     assert result.returncode == 0, result.stdout + result.stderr
     return result.stdout
 

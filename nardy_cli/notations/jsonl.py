@@ -12,7 +12,7 @@ from bisect import bisect_right
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from ..record import SIDES, Action, GameRecord, PlaySyntaxError, RecordError, parse_play
+from ..record import SIDES, Action, GameRecord, PlaySyntaxError, RecordError, parse_play, standard_name
 from . import GameWriter, Target
 
 NAME = "jsonl"
@@ -63,7 +63,7 @@ def game_from_dict(data: Any, source: str = "", line: int = 0) -> GameRecord:
         tags = data.get("tags", {})
         _expect(isinstance(tags, dict) and all(isinstance(v, str) for v in tags.values()),
                 '"tags" must be an object of strings')
-        game.tags = dict(tags)
+        game.tags = {standard_name(name): value for name, value in tags.items()}
         result = data.get("result")
         _expect(result is None or isinstance(result, str), '"result" must be a string or null')
         game.result = result

@@ -16,7 +16,7 @@ from itertools import accumulate
 from typing import TextIO
 
 from nardy_cli.notations import GameWriter, Target
-from nardy_cli.record import SIDES, Action, GameRecord, PlaySyntaxError, RecordError, parse_play
+from nardy_cli.record import SIDES, Action, GameRecord, PlaySyntaxError, RecordError, parse_play, standard_name
 
 NAME = "ntn"
 EXTENSIONS = (".ntn",)
@@ -202,11 +202,12 @@ class _Reader:
             if match is None:
                 self._error(line, position + 1, f'expected a tag like [Event "..."], found {_quoted(text[position:])}')
                 return
-            name, value = match.group(1), _TAG_UNESCAPE_RE.sub(r"\1", match.group(2))
+            name, value = standard_name(match.group(1)), _TAG_UNESCAPE_RE.sub(r"\1", match.group(2))
             if name in game.tags:
                 self._error(line, position + 1, f"tag {name} is given twice; the first value is kept")
             else:
                 game.tags[name] = value
+                game.tag_places[name] = (line, position + 1)
             position = _match_end(_SPACE_RE, text, match.end())
 
     def _movetext_started(self) -> bool:
