@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from . import notations
+from . import notations, progress
 from .corpus import CorpusGame
 from .engine import Engine
 from .gnubg_ids import short_position
@@ -79,6 +79,11 @@ def parallel_options(function: Callable) -> Callable:
 def output_options(function: Callable) -> Callable:
     function = click.option("-o", "--output", metavar="FILE", help="Write here instead of standard output.")(function)
     return click.option("--force", is_flag=True, help="Replace an existing output file.")(function)
+
+
+def quiet_option(function: Callable) -> Callable:
+    return click.option("--quiet", "-q", is_flag=True,
+                        help="No progress bar (there is one only on a terminal).")(function)
 
 
 def usage_errors(function: Callable) -> Callable:
@@ -200,13 +205,16 @@ def _play_order(steps: tuple) -> tuple:
               show_default=True, help="Notation to write.")
 @rule_option
 @output_options
+@quiet_option
 @usage_errors
 def generate_command(variant: str, games: int, seed: int, bot: str, output_format: str,
-                     rules: tuple[str, ...], output: str | None, force: bool) -> None:
+                     rules: tuple[str, ...], output: str | None, force: bool, quiet: bool) -> None:
     """Self-played games, legal by construction, for samples and benchmarks."""
     game_rules = Rules.preset(variant).with_options(list(rules))
+    played = progress.counting(generate(game_rules, games, seed, bot), games, "Playing", "game",
+                               show=progress.wanted(quiet) and bool(output or not sys.stdout.isatty()))
     with atomic_output(output, force=force) as out:
-        for warning in notations.writer(output_format)(generate(game_rules, games, seed, bot), out):
+        for warning in notations.writer(output_format)(played, out):
             click.echo(f"warning: {warning}", err=True)
 
 
@@ -238,10 +246,12 @@ def output_notation(output_format: str | None, output: str | None) -> str:
               help="The notation to write (default: the one -o's extension names: .ntn, .mat, .sgf, .json, "
                    ".jsonl, .csv).")
 @output_options
+@quiet_option
 @parallel_options
 @usage_errors
 def convert(paths: tuple[str, ...], input_format: str | None, encoding: str | None, pattern: str | None,
-            output_format: str | None, output: str | None, force: bool, jobs: int, dask: str | None) -> None:
+            output_format: str | None, output: str | None, force: bool, quiet: bool, jobs: int,
+            dask: str | None) -> None:
     """Convert the games of every PATH into one output in another notation.
 
     Every game is carried over whole where the target can express it; what it
@@ -264,18 +274,22 @@ def convert(paths: tuple[str, ...], input_format: str | None, encoding: str | No
 
     target = notations.target(output_format)
 
-    def prepared_games() -> Iterator[Any]:
+    def prepared_games(bar: progress.Reading) -> Iterator[Any]:
         nonlocal repaired
         for warnings, game in map_games(paths, partial(prepared_for_writing, prepare=target.prepare),
                                         jobs=jobs or None, dask=dask, fmt=input_format, encoding=encoding,
                                         pattern=pattern, on_error=input_error):
             repaired += len(warnings)
-            for warning in warnings:
-                click.echo(f"warning: {warning}", err=True)
+            with bar.printing():
+                for warning in warnings:
+                    click.echo(f"warning: {warning}", err=True)
+            bar.game()
             yield game
 
-    with atomic_output(output, force=force, inputs=paths) as out:
-        warnings = target.write_prepared(prepared_games(), out)
+    show = progress.wanted(quiet) and bool(output or not sys.stdout.isatty())
+    with progress.reading(paths, pattern, "Converting", show=show) as bar, \
+            atomic_output(output, force=force, inputs=paths) as out:
+        warnings = target.write_prepared(prepared_games(bar), out)
     for warning in warnings:
         click.echo(f"warning: {warning}", err=True)
     sys.exit(EXIT_INPUT if unreadable else EXIT_FINDINGS if repaired else 0)
@@ -285,7 +299,7 @@ def convert(paths: tuple[str, ...], input_format: str | None, encoding: str | No
 @input_options
 @rule_option
 @format_option("text", "json")
-@click.option("--quiet", "-q", is_flag=True, help="Print only the summary.")
+@click.option("--quiet", "-q", is_flag=True, help="Print only the summary (and no progress bar).")
 @click.option("--strict", is_flag=True, help="Also report each tag that is not a standard tag of NTN (code tag).")
 @parallel_options
 @usage_errors
@@ -307,14 +321,17 @@ def validate(paths: tuple[str, ...], input_format: str | None, encoding: str | N
 
     build = partial(with_tag_findings, build=validated) if strict else validated
     task = partial(replayed, build=build, overrides=rules)
-    for result in map_games(paths, task, jobs=jobs or None, dask=dask, fmt=input_format, encoding=encoding,
-                            pattern=pattern, on_error=input_error):
-        summary.merge(result.summary)
-        if output_format == "json":
-            findings.extend(result.findings)
-        elif not quiet:
-            for line in result.lines:
-                click.echo(line)
+    with progress.reading(paths, pattern, "Validating", show=progress.wanted(quiet)) as bar:
+        for result in map_games(paths, task, jobs=jobs or None, dask=dask, fmt=input_format, encoding=encoding,
+                                pattern=pattern, on_error=input_error):
+            summary.merge(result.summary)
+            bar.game()
+            if output_format == "json":
+                findings.extend(result.findings)
+            elif not quiet and result.lines:
+                with bar.printing():
+                    for line in result.lines:
+                        click.echo(line)
     if output_format == "json":
         click.echo(json.dumps({**summary.as_dict(), "findings": findings}, ensure_ascii=False, indent=2))
     else:

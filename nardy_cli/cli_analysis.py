@@ -8,10 +8,9 @@ replay and count, are forked from a small parent.
 from __future__ import annotations
 
 import json
-import os
 import sys
 from collections.abc import Callable, Sequence
-from contextlib import ExitStack, nullcontext
+from contextlib import ExitStack
 from functools import partial
 from itertools import islice
 from typing import TYPE_CHECKING
@@ -26,9 +25,11 @@ from .cli import (
     parallel_options,
     parse_dice,
     parse_position,
+    quiet_option,
     rule_option,
     usage_errors,
 )
+from . import progress
 from .aggregates import GROUPINGS, TURN_COLUMNS, Aggregates, GameStats, game_stats, turn_rows
 from .corpus import CorpusGame, iter_games
 from .labels import LANGS, tr
@@ -53,7 +54,7 @@ def lang_option(function: Callable) -> Callable:
 
 def corpus_options(function: Callable) -> Callable:
     """The inputs, rule overrides, ``--quiet``, ``--jobs`` and ``--dask`` of a command over a whole corpus."""
-    function = click.option("--quiet", "-q", is_flag=True, help="No progress bar.")(parallel_options(function))
+    function = quiet_option(parallel_options(function))
     return input_options(rule_option(function))
 
 
@@ -84,14 +85,11 @@ def read_statistics(paths: tuple[str, ...], input_format: str | None, encoding: 
     per_game = map_games(paths, partial(replayed, build=build, overrides=rules), jobs=jobs or None, dask=dask,
                          chunk_games=TABLE_CHUNK_GAMES if sinks else CHUNK_GAMES, fmt=input_format,
                          encoding=encoding, pattern=pattern, on_error=input_error)
-    stderr = sys.stderr
-    progress = nullcontext(per_game) if quiet or not stderr.isatty() else click.progressbar(
-        per_game, label="Replaying games", file=stderr, show_pos=True,
-        item_show_func=lambda stats: os.path.basename(stats.game["file"]) if stats else None)
     aggregates = Aggregates()
-    with progress as stream:
-        for stats in stream:
+    with progress.reading(paths, pattern, "Replaying games", show=progress.wanted(quiet)) as bar:
+        for stats in per_game:
             aggregates.add(stats)
+            bar.game()
             for sink in sinks:
                 sink(stats)
     if not aggregates.games:
