@@ -8,6 +8,8 @@ replay and count, are forked from a small parent.
 from __future__ import annotations
 
 import json
+import os
+import re
 import sys
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
@@ -101,6 +103,24 @@ def exit_status(unreadable: int) -> None:
     """End with status 2 when some input could not be read, as ``nardy validate`` does."""
     if unreadable:
         sys.exit(EXIT_INPUT)
+
+
+def locate(path: str, line: int, column: int) -> tuple[int, int]:
+    """The game of ``path`` (1-based) that holds ``line`` and the roll of that place: the last roll at
+    or before it (0 for a place before the first roll)."""
+    errors: list[str] = []
+    found = None
+    for number, game in enumerate(iter_games([path], on_error=errors.append), 1):
+        if game.record.line > line:
+            break
+        found = number, game.record
+    if errors:
+        raise click.UsageError(errors[0])
+    if found is None:
+        raise click.UsageError(f"{path} has no game at line {line}")
+    number, record = found
+    rolls = [action for action in record.actions if action.kind == "roll"]
+    return number, sum(1 for action in rolls if (action.line, action.column) <= (line, column))
 
 
 def load_game(path: str, number: int, rules: tuple[str, ...]) -> tuple[CorpusGame, GameReplay]:
@@ -257,7 +277,7 @@ def dice(paths: tuple[str, ...], input_format: str | None, encoding: str | None,
 
 
 @cli.command(short_help="A board at any turn of a game, or of a given position.")
-@click.argument("path", metavar="[FILE]", required=False)
+@click.argument("path", metavar="[FILE | FILE:LINE]", required=False)
 @click.option("--game", "number", type=click.IntRange(min=1), default=1, show_default=True,
               help="Which game of FILE (1 = the first).")
 @click.option("--turn", type=click.IntRange(min=0),
@@ -276,11 +296,11 @@ def show(path: str | None, number: int, turn: int | None, before: bool, position
          dice_text: str | None, rules: tuple[str, ...], output: str | None, force: bool, lang: str) -> None:
     """A board: a game's position at a roll, or a given --position.
 
-    Without -o the board is printed as text. When the roll is illegal, its
+    FILE:LINE (or FILE:LINE:COLUMN, as validate prints a finding's place) shows
+    the game and the roll of that place. Without -o the board is printed as text. When the roll is illegal, its
     finding is shown (in red in a picture) and the offending step is marked.
     """
     from .board import BoardView, board_figure, text_diagram, turn_view
-    from .charts import save_figure
 
     if (path is None) == (position_text is None):
         raise click.UsageError("give either a FILE or --position")
@@ -289,12 +309,18 @@ def show(path: str | None, number: int, turn: int | None, before: bool, position
     if position_text:
         view = BoardView(parse_position(position_text), parse_dice(dice_text) if dice_text else None)
     else:
+        place = re.fullmatch(r"(.+?):(\d+)(?::(\d+))?", path) if not os.path.exists(path) else None
+        if place:  # FILE:LINE[:COLUMN], as validate prints a finding's place
+            path = place.group(1)
+            number, turn = locate(path, int(place.group(2)), int(place.group(3) or 10**9))
         _, result = load_game(path, number, rules)
         try:
             view = turn_view(result, turn, before=before)
         except ValueError as error:
             raise click.UsageError(str(error)) from None
     if output:
+        from .charts import save_figure
+
         save_figure(board_figure(view, lang), output, force=force)
     else:
         click.echo(text_diagram(view, lang))

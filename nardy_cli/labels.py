@@ -53,6 +53,24 @@ TEXT: dict[str, tuple[str, str]] = {
     "rolled": ("{side} played {dice}", "{side} сыграли {dice}"),
     "numbering": ("points in White's numbering", "пункты в нумерации белых"),
     "side": ("side", "сторона"),
+    "move": ("move", "ход"),
+    "roll": ("roll", "бросок"),
+    "game_over": ("game over: {side} won {how}, {points}", "партия окончена: {side} выиграли {how}, {points}"),
+    "game_drawn": ("game over: a draw by the last roll", "партия окончена: ничья последним броском"),
+    "how_oin": ("with oin", "оином"),
+    "how_mars": ("with mars", "марсом"),
+    "how_home-mars": ("with home mars", "домашним марсом"),
+    "how_koks": ("with koks", "коксом"),
+    "how_drop": ("on a dropped double", "отказом от удвоения"),
+    "how_resign": ("by resignation", "сдачей"),
+    "points_one": ("{n} point", "{n} очко"),
+    "points_few": ("{n} points", "{n} очка"),
+    "points_many": ("{n} points", "{n} очков"),
+    "cube": ("cube", "куб"),
+    "cube_centre": ("in the centre", "в центре"),
+    "cube_w": ("White's", "у белых"),
+    "cube_b": ("Black's", "у чёрных"),
+    "white_numbering": ("in White's numbering", "в нумерации белых"),
     "path": ("file", "файл"),
     "action": ("action", "действие"),
     "code": ("finding", "нарушение"),
@@ -79,6 +97,17 @@ TEXT: dict[str, tuple[str, str]] = {
     "second_die": ("lower die", "младшая кость"),
     "even": ("even chances", "равные шансы"),
 }
+
+
+def plural(key: str, n: int, lang: str = "en") -> str:
+    """``n`` with the plural form of ``key`` (``KEY_one``, ``KEY_few``, ``KEY_many``) that ``lang``
+    wants: English one/many; Russian 1, 21, 31… one, 2–4, 22–24… few, else many (11–14 many)."""
+    if lang == "ru":
+        form = "one" if n % 10 == 1 and n % 100 != 11 else "few" if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14 \
+            else "many"
+    else:
+        form = "one" if n == 1 else "many"
+    return tr(f"{key}_{form}", lang, n=n)
 
 
 def tr(key: str, lang: str = "en", **values: Any) -> str:
