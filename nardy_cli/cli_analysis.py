@@ -35,7 +35,7 @@ from . import progress
 from .aggregates import GROUPINGS, TURN_COLUMNS, Aggregates, GameStats, game_stats, turn_rows
 from .corpus import CorpusGame, iter_games
 from .labels import LANGS, tr
-from .record import BLACK, WHITE
+from .record import BLACK, SIDE_NAMES, WHITE
 from .replay import GameReplay, replay
 from .rules import check_overrides
 from .parallel import CHUNK_GAMES, map_games, replayed
@@ -121,6 +121,19 @@ def locate(path: str, line: int, column: int) -> tuple[int, int]:
     number, record = found
     rolls = [action for action in record.actions if action.kind == "roll"]
     return number, sum(1 for action in rolls if (action.line, action.column) <= (line, column))
+
+
+def roll_of_move(result: GameReplay, text: str) -> int:
+    """The roll index (1-based) of move ``5``/``5w`` (White) or ``5b``/``5...`` (Black) of a game."""
+    match = re.fullmatch(r"\s*(\d+)\s*(w|b|white|black|\.\.\.)?\s*", text.lower())
+    if not match:
+        raise click.UsageError(f"--move {text}: expected a move number and side, like 5, 5w, 5b or 5...")
+    number, side = int(match.group(1)), BLACK if (match.group(2) or "w")[0] in "b." else WHITE
+    rolls = [action for action in result.record.actions if action.kind == "roll"]
+    for index, action in enumerate(rolls, 1):
+        if action.number == number and action.side == side:
+            return index
+    raise click.UsageError(f"--move {text}: the game has no roll of {SIDE_NAMES[side]} at move {number}")
 
 
 def load_game(path: str, number: int, rules: tuple[str, ...]) -> tuple[CorpusGame, GameReplay]:
@@ -282,6 +295,8 @@ def dice(paths: tuple[str, ...], input_format: str | None, encoding: str | None,
               help="Which game of FILE (1 = the first).")
 @click.option("--turn", type=click.IntRange(min=0),
               help="The board after roll K of the game (0 = the start; default: the last roll).")
+@click.option("--move", "move_text", metavar="N[w|b]",
+              help="The board after move N of White (5, 5w) or of Black (5b, 5...), as validate numbers moves.")
 @click.option("--before", is_flag=True, help="The board before the roll instead of after it.")
 @click.option("--position", "position_text", metavar="POSITION",
               help="Show this position instead of a game's: position notation, or long / short for the start.")
@@ -292,8 +307,9 @@ def dice(paths: tuple[str, ...], input_format: str | None, encoding: str | None,
 @click.option("--force", is_flag=True, help="Replace an existing file.")
 @lang_option
 @usage_errors
-def show(path: str | None, number: int, turn: int | None, before: bool, position_text: str | None,
-         dice_text: str | None, rules: tuple[str, ...], output: str | None, force: bool, lang: str) -> None:
+def show(path: str | None, number: int, turn: int | None, move_text: str | None, before: bool,
+         position_text: str | None, dice_text: str | None, rules: tuple[str, ...], output: str | None, force: bool,
+         lang: str) -> None:
     """A board: a game's position at a roll, or a given --position.
 
     FILE:LINE (or FILE:LINE:COLUMN, as validate prints a finding's place) shows
@@ -314,6 +330,10 @@ def show(path: str | None, number: int, turn: int | None, before: bool, position
             path = place.group(1)
             number, turn = locate(path, int(place.group(2)), int(place.group(3) or 10**9))
         _, result = load_game(path, number, rules)
+        if move_text:
+            if turn is not None:
+                raise click.UsageError("give --turn or --move, not both")
+            turn = roll_of_move(result, move_text)
         try:
             view = turn_view(result, turn, before=before)
         except ValueError as error:

@@ -54,6 +54,8 @@ TEXT: dict[str, tuple[str, str]] = {
     "numbering": ("points in White's numbering", "пункты в нумерации белых"),
     "side": ("side", "сторона"),
     "move": ("move", "ход"),
+    "move_number": ("move", "ход"),
+    "line": ("line", "строка"),
     "roll": ("roll", "бросок"),
     "game_over": ("game over: {side} won {how}, {points}", "партия окончена: {side} выиграли {how}, {points}"),
     "game_drawn": ("game over: a draw by the last roll", "партия окончена: ничья последним броском"),

@@ -21,7 +21,7 @@ from .tables import REPORT_PAGE, report_folder
 from .stats import (dice_counts, dice_fairness, fairness_display, outcome_counts, outcomes_display, summarize,
                     summary_display)
 
-SHOWN_FINDING_COLUMNS = ("path", "game", "turn", "side", "action", "code", "message", "option")
+SHOWN_FINDING_COLUMNS = ("path", "line", "game", "move_number", "side", "action", "code", "message", "option")
 
 _STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1200px; color: #222; }
@@ -65,6 +65,7 @@ def _findings_html(aggregates: Aggregates, lang: str) -> str:
         return f"<p>{html.escape(tr('no_findings', lang))}</p>"
     shown = pd.DataFrame(aggregates.first_findings, columns=list(FINDING_COLUMNS)).loc[:, list(SHOWN_FINDING_COLUMNS)]
     shown["side"] = shown["side"].map(lambda side: tr(side, lang), na_action="ignore")
+    shown["move_number"] = shown["move_number"].astype("Int64")  # move 5, not 5.0, where a result has none
     text = _html_table(shown.rename(columns=lambda column: tr(column, lang)), "finding")
     if aggregates.findings > len(shown):
         text += f"<p>{html.escape(tr('more_findings', lang, n=aggregates.findings - len(shown)))}</p>"

@@ -233,3 +233,14 @@ def test_show_errors_are_usage_errors(tmp_path, args, message):
     game.write_text(ILLEGAL_GAME, encoding="utf-8")
     result = run("show", *[str(game) if arg == "GAME" else arg for arg in args])
     assert result.exit_code == 2 and message in result.output and "Traceback" not in result.output
+
+
+def test_show_move_uses_the_numbering_of_validate():
+    assert run("show", KAZAN, "--game", "2", "--move", "5b").output == \
+        run("show", KAZAN, "--game", "2", "--turn", "10").output
+    assert run("show", KAZAN, "--game", "2", "--move", "5...").output == \
+        run("show", KAZAN, "--game", "2", "--move", "5b").output
+    assert run("show", KAZAN, "--game", "2", "--move", "5").output == \
+        run("show", KAZAN, "--game", "2", "--turn", "9").output
+    assert "has no roll of Black at move 99" in run("show", KAZAN, "--move", "99b").output
+    assert "give --turn or --move" in run("show", KAZAN, "--move", "2", "--turn", "3").output
