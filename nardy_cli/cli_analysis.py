@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import sys
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
@@ -57,6 +58,9 @@ def lang_option(function: Callable) -> Callable:
 def corpus_options(function: Callable) -> Callable:
     """The inputs, rule overrides, ``--quiet``, ``--jobs`` and ``--dask`` of a command over a whole corpus."""
     function = quiet_option(parallel_options(function))
+    function = click.option("--legal-only", is_flag=True,
+                            help="Leave out the games with a finding (by default they count, and how many "
+                                 "there are is said on standard error).")(function)
     return input_options(rule_option(function))
 
 
@@ -72,10 +76,12 @@ def picture_options(default: str) -> Callable[[Callable], Callable]:
 
 def read_statistics(paths: tuple[str, ...], input_format: str | None, encoding: str | None,
                     pattern: str | None, rules: tuple[str, ...], quiet: bool, jobs: int = 1, dask: str | None = None,
-                    sinks: Sequence[Callable[[GameStats], None]] = ()) -> tuple[Aggregates, int]:
+                    sinks: Sequence[Callable[[GameStats], None]] = (), legal_only: bool = False
+                    ) -> tuple[Aggregates, int]:
     """Replay every game (in ``jobs`` processes or on Dask), sum its statistics and hand its rows,
-    in corpus order, to every one of ``sinks``; also the number of unreadable inputs (each
-    reported on stderr)."""
+    in corpus order, to every one of ``sinks`` (``legal_only``: only the games without a finding);
+    also the number of unreadable inputs (each reported on stderr, as is how many games have a
+    finding)."""
     check_overrides(rules)
     unreadable: list[str] = []
 
@@ -88,12 +94,20 @@ def read_statistics(paths: tuple[str, ...], input_format: str | None, encoding: 
                          chunk_games=TABLE_CHUNK_GAMES if sinks else CHUNK_GAMES, fmt=input_format,
                          encoding=encoding, pattern=pattern, on_error=input_error)
     aggregates = Aggregates()
+    games = illegal = 0
     with progress.reading(paths, pattern, "Replaying games", show=progress.wanted(quiet)) as bar:
         for stats in per_game:
-            aggregates.add(stats)
             bar.game()
+            games += 1
+            illegal += bool(stats.findings)
+            if legal_only and stats.findings:
+                continue
+            aggregates.add(stats)
             for sink in sinks:
                 sink(stats)
+    if illegal:
+        how = "left out (--legal-only)" if legal_only else "counted (--legal-only leaves them out)"
+        click.echo(f"{illegal} of {games} games have a finding: {how}", err=True)
     if not aggregates.games:
         raise click.UsageError("no games found in the inputs")
     return aggregates, len(unreadable)
@@ -169,7 +183,8 @@ def format_statistics(summary: pd.DataFrame, fairness: pd.DataFrame, output_form
         headings = (tr(f"title_{'players' if summary.index.name == 'player' else 'summary'}", lang),
                     tr("title_dice", lang))
         return "\n\n".join(f"## {heading}\n\n{markdown_table(table)}" for heading, table in zip(headings, tables))
-    return "\n\n".join(table.to_string(index=False) for table in tables)
+    width = shutil.get_terminal_size((100, 24)).columns  # wider tables wrap into blocks of columns
+    return "\n\n".join(table.to_string(index=False, line_width=width) for table in tables)
 
 
 @cli.command(name="stats", short_help="Statistics: wins, mars/koks rates, lengths, dice fairness.")
@@ -182,11 +197,16 @@ def format_statistics(summary: pd.DataFrame, fairness: pd.DataFrame, output_form
 @click.option("--force", is_flag=True, help="Replace a report already in DIR.")
 @click.option("--parquet", "parquet_dir", metavar="DIR",
               help="Also write the per-game and per-turn tables as Parquet files into DIR (needs pyarrow).")
+@click.option("--min-rolls", type=click.IntRange(min=0), default=0, show_default=True,
+              help="In the dice table, only players with at least this many rolls (none is flagged "
+                   "under 180 rolls either way).")
+@click.option("--top", type=click.IntRange(min=1), help="In the dice table, only the N players with the most rolls.")
 @lang_option
 @usage_errors
 def stats_command(paths: tuple[str, ...], input_format: str | None, encoding: str | None, pattern: str | None,
-                  rules: tuple[str, ...], quiet: bool, by: str, output_format: str, out_dir: str | None,
-                  force: bool, parquet_dir: str | None, lang: str, jobs: int, dask: str | None) -> None:
+                  rules: tuple[str, ...], legal_only: bool, quiet: bool, by: str, output_format: str,
+                  out_dir: str | None, force: bool, parquet_dir: str | None, min_rolls: int, top: int | None,
+                  lang: str, jobs: int, dask: str | None) -> None:
     """Statistics of every game of every PATH: wins, oin / mars / home mars / koks rates with
     95 % intervals, game length, first-mover advantage, pips lost and dice fairness.
 
@@ -203,16 +223,16 @@ def stats_command(paths: tuple[str, ...], input_format: str | None, encoding: st
         if parquet_dir:
             sinks.append(tables.enter_context(table_files(parquet_dir, "parquet", force=force)))
         aggregates, unreadable = read_statistics(paths, input_format, encoding, pattern, rules, quiet, jobs, dask,
-                                                 sinks)
+                                                 sinks, legal_only)
     if parquet_dir:
         click.echo(f"tables written to {parquet_dir}: games, turns and findings .parquet", err=True)
     if out_dir:
         from .report import write_report
 
         click.echo(f"report written to {write_report(out_dir, aggregates, lang, force=True)}", err=True)
-    from .stats import dice_counts, dice_fairness, summarize
+    from .stats import dice_counts, dice_fairness, shortened, summarize
 
-    fairness = dice_fairness(dice_counts(aggregates, total=True))
+    fairness = shortened(dice_fairness(dice_counts(aggregates, total=True)), min_rolls, top)
     click.echo(format_statistics(summarize(aggregates, by), fairness, output_format, lang))
     exit_status(unreadable)
 
@@ -252,11 +272,12 @@ def corpus_plot(name: str, chart_name: str, help_text: str) -> None:
     @picture_options(f"{name}.png")
     @usage_errors
     def command(paths: tuple[str, ...], input_format: str | None, encoding: str | None, pattern: str | None,
-                rules: tuple[str, ...], quiet: bool, jobs: int, dask: str | None, output: str, force: bool,
-                lang: str) -> None:
+                rules: tuple[str, ...], legal_only: bool, quiet: bool, jobs: int, dask: str | None, output: str,
+                force: bool, lang: str) -> None:
         from . import charts
 
-        aggregates, unreadable = read_statistics(paths, input_format, encoding, pattern, rules, quiet, jobs, dask)
+        aggregates, unreadable = read_statistics(paths, input_format, encoding, pattern, rules, quiet, jobs, dask,
+                                                 legal_only=legal_only)
         charts.save_figure(getattr(charts, chart_name)(aggregates, lang), output, force=force)
         exit_status(unreadable)
 
@@ -272,12 +293,13 @@ corpus_plot("first-mover", "first_mover_chart", "The first mover's win rate per 
 @click.option("--player", help="Only this player's rolls (default: everyone's).")
 @usage_errors
 def dice(paths: tuple[str, ...], input_format: str | None, encoding: str | None, pattern: str | None,
-         rules: tuple[str, ...], quiet: bool, jobs: int, dask: str | None, output: str, force: bool, lang: str,
-         player: str | None) -> None:
+         rules: tuple[str, ...], legal_only: bool, quiet: bool, jobs: int, dask: str | None, output: str, force: bool,
+         lang: str, player: str | None) -> None:
     """A 6×6 heatmap of the rolls against fair dice, with the chi-square p-value in the title."""
     from .charts import dice_chart, save_figure
 
-    aggregates, unreadable = read_statistics(paths, input_format, encoding, pattern, rules, quiet, jobs, dask)
+    aggregates, unreadable = read_statistics(paths, input_format, encoding, pattern, rules, quiet, jobs, dask,
+                                             legal_only=legal_only)
     try:
         figure = dice_chart(aggregates, player, lang)
     except ValueError as error:

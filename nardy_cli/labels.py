@@ -38,6 +38,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "chi2_doubles": ("χ² (doubles)", "χ² (дубли)"),
     "p_doubles": ("p (doubles)", "p (дубли)"),
     "flagged": ("suspicious (p < 0.01)", "подозрительно (p < 0,01)"),
+    "too_few": ("too few rolls (< {n})", "мало бросков (< {n})"),
     "yes": ("yes", "да"),
     "no": ("no", "нет"),
     "all": ("all players", "все игроки"),
