@@ -187,6 +187,7 @@ class Aggregates:
         self.rolls: dict[str, list[int]] = {}  # by player
         self.games = self.turns = self.legal = self.findings = 0
         self.first_findings: list[dict[str, Any]] = []  # the first FINDINGS_KEPT, for reports
+        self.rule_sets: Counter[str] = Counter()  # games judged under each rule set
 
     def _totals(self, by: str, key: Any) -> GroupTotals:
         group = self.groups[by]
@@ -215,6 +216,7 @@ class Aggregates:
         self.turns += turns
         self.legal += row["findings"] == 0
         self.findings += len(stats.findings)
+        self.rule_sets[row.get("rules", "?")] += 1
         room = FINDINGS_KEPT - len(self.first_findings)
         if room > 0:
             self.first_findings.extend(stats.findings[:room])

@@ -89,6 +89,8 @@ TEXT: dict[str, tuple[str, str]] = {
     "title_first_mover": ("First-mover advantage", "Преимущество первого хода"),
     "title_dice": ("Dice", "Кости"),
     "title_race": ("Pip count race", "Гонка: пипсы по ходам"),
+    "title_inputs": ("Inputs and rules", "Входные файлы и правила"),
+    "rules": ("rules", "правила"),
     "title_findings": ("Illegal moves and other findings", "Нарушения правил и другие замечания"),
     "more_findings": ("… and {n} more: see findings.csv", "… и ещё {n}: см. findings.csv"),
     "no_findings": ("No findings: every game is legal.", "Замечаний нет: все партии по правилам."),

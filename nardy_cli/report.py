@@ -26,12 +26,15 @@ SHOWN_FINDING_COLUMNS = ("path", "line", "game", "move_number", "side", "action"
 _STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1200px; color: #222; }
 h1, h2 { color: #5c3a1e; }
-table { border-collapse: collapse; margin: 1em 0; font-size: 0.9em; }
-th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: right; }
-th { background: #f3e3c3; }
+table { border-collapse: collapse; margin: 1em 0; font-size: 0.8em; }
+th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: right; white-space: nowrap; }
+th { background: #f3e3c3; vertical-align: bottom; white-space: normal; }
 td:first-child, th:first-child { text-align: left; }
 img { max-width: 100%; margin: 0.5em 0; }
-.finding td { text-align: left; }
+.finding td, .finding th, .inputs td, .inputs th { text-align: left; }
+.finding td:nth-child(8) { white-space: normal; min-width: 20em; }
+.finding td:first-child { white-space: normal; overflow-wrap: anywhere; max-width: 16em; }
+.wide { overflow-x: auto; max-width: 100%; }
 """
 
 
@@ -52,7 +55,18 @@ def report_charts(aggregates: Aggregates, lang: str) -> dict[str, Figure]:
 
 
 def _html_table(table: pd.DataFrame, css_class: str = "") -> str:
-    return table.astype(object).fillna("—").to_html(index=False, border=0, classes=css_class or None)
+    """A table as HTML, headers aligned as their columns (no pandas inline style), in a box that
+    scrolls sideways rather than overflowing the page."""
+    text = table.astype(object).fillna("—").to_html(index=False, border=0, classes=css_class or None)
+    return '<div class="wide">' + text.replace(' style="text-align: right;"', "") + "</div>"
+
+
+def _inputs_html(aggregates: Aggregates, lang: str) -> str:
+    """The files read and the rule sets the games were judged under, with their games."""
+    files = pd.DataFrame([(name, totals.games) for name, totals in aggregates.groups["file"].items()],
+                         columns=[tr("file", lang), tr("games", lang)])
+    rules = pd.DataFrame(sorted(aggregates.rule_sets.items()), columns=[tr("rules", lang), tr("games", lang)])
+    return _html_table(files, "inputs") + _html_table(rules, "inputs")
 
 
 def _image(png: bytes, title: str) -> str:
@@ -95,6 +109,7 @@ def render_html(aggregates: Aggregates, tables: dict[str, pd.DataFrame], charts:
         section("title_lengths", chart("lengths")),
         section("title_dice", _html_table(fairness_display(tables["dice_fairness"], lang)), chart("dice")),
         section("title_findings", _findings_html(aggregates, lang)),
+        section("title_inputs", _inputs_html(aggregates, lang)),
     ]
     return (f'<!DOCTYPE html>\n<html lang="{lang}">\n<head>\n<meta charset="utf-8">\n'
             f"<title>{html.escape(tr('title_report', lang))}</title>\n<style>{_STYLE}</style>\n</head>\n"
