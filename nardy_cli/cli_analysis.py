@@ -262,7 +262,8 @@ def race(path: str, number: int, rules: tuple[str, ...], output: str, force: boo
     turns = pd.DataFrame(turn_rows(game, result), columns=list(TURN_COLUMNS))
     start = (result.start.pips(WHITE), result.start.pips(BLACK)) if result.start else None
     subtitle = f"{game.record.title()}, {tr('game', lang)} {number}"
-    save_figure(race_chart(turns, start, subtitle, lang), output, force=force)
+    names = (game.record.player(WHITE), game.record.player(BLACK))
+    save_figure(race_chart(turns, start, subtitle, lang, names), output, force=force)
 
 
 def corpus_plot(name: str, chart_name: str, help_text: str) -> None:

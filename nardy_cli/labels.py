@@ -97,6 +97,10 @@ TEXT: dict[str, tuple[str, str]] = {
     "summary_line": ("{games} games in {files} files, {turns} turns, {legal} legal games, {findings} findings",
                      "{games} партий в {files} файлах, {turns} ходов, {legal} партий без нарушений, "
                      "{findings} замечаний"),
+    "observed": ("obs.", "набл."),
+    "expected": ("exp.", "ожид."),
+    "share_of_games": ("share of the player's games (%)", "доля партий игрока (%)"),
+    "illegal_turn": ("illegal turn", "ход с нарушением"),
     "observed_expected": ("observed / expected", "наблюдаемое / ожидаемое"),
     "first_die": ("higher die", "старшая кость"),
     "second_die": ("lower die", "младшая кость"),
