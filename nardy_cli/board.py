@@ -11,13 +11,14 @@ from __future__ import annotations
 import re
 import textwrap
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from .aggregates import SIDE_KEYS
 from .labels import plural, tr
 from .position import Position, opposite_point
 from .record import BAR, BLACK, OFF, SIDE_NAMES, WHITE, point_name
-from .replay import GameReplay, action_text
+from .replay import GameReplay, action_text, replay
 
 if TYPE_CHECKING:  # matplotlib is imported only to draw a picture: a text board starts fast
     from matplotlib.axes import Axes
@@ -108,6 +109,36 @@ def turn_view(result: GameReplay, turn: int | None = None, *, before: bool = Fal
         if bad is None:
             steps, bad = (*steps, step), len(steps)
     return replace(view, steps=steps, note="; ".join(str(f) for f in findings), bad=bad)
+
+
+def finding_boards(findings: list[dict[str, Any]], folder: Path, lang: str = "en", limit: int = 50) -> list[str | None]:
+    """For each finding (the dicts of ``validate --format json``), the name of a PNG picture of its
+    board written under ``folder`` (``boards/…``), or None: the first ``limit`` findings with a turn,
+    each game read again from its file and replayed under the finding's rules."""
+    from .charts import save_figure
+    from .corpus import iter_games
+
+    wanted: dict[str, dict[int, list[int]]] = {}
+    for index, finding in enumerate(findings):
+        if finding.get("turn") and sum(len(v) for games in wanted.values() for v in games.values()) < limit:
+            wanted.setdefault(finding["path"], {}).setdefault(finding["game"], []).append(index)
+    names: list[str | None] = [None] * len(findings)
+    for stale in (folder / "boards").glob("finding-*.png"):  # of an earlier report
+        stale.unlink()
+    for path, games in wanted.items():
+        for game in iter_games([path], on_error=lambda message: None):
+            for index in games.get(game.index, ()):
+                finding = findings[index]
+                result = replay(game.record, str(finding["rules"]).split()[1:], crawford=game.crawford)
+                try:
+                    view = turn_view(result, int(finding["turn"]))
+                except ValueError:
+                    continue
+                name = f"boards/finding-{index + 1}.png"
+                (folder / "boards").mkdir(exist_ok=True)
+                save_figure(board_figure(view, lang), folder / name, force=True)
+                names[index] = name
+    return names
 
 
 def over_text(view: BoardView, lang: str) -> str | None:

@@ -89,6 +89,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "title_first_mover": ("First-mover advantage", "Преимущество первого хода"),
     "title_dice": ("Dice", "Кости"),
     "title_race": ("Pip count race", "Гонка: пипсы по ходам"),
+    "board": ("board", "доска"),
     "title_inputs": ("Inputs and rules", "Входные файлы и правила"),
     "rules": ("rules", "правила"),
     "title_findings": ("Illegal moves and other findings", "Нарушения правил и другие замечания"),

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import base64
 import html
+import re
 from pathlib import Path
 
 import pandas as pd
 from matplotlib.figure import Figure
 
+from .board import finding_boards
 from .charts import FORMATS, dice_chart, first_mover_chart, lengths_chart, outcomes_chart, save_figure
 from .output import atomic_output
 from .aggregates import FINDING_COLUMNS, GROUPINGS, Aggregates
@@ -74,20 +76,24 @@ def _image(png: bytes, title: str) -> str:
     return f'<img src="data:image/png;base64,{data}" alt="{html.escape(title)}">'
 
 
-def _findings_html(aggregates: Aggregates, lang: str) -> str:
+def _findings_html(aggregates: Aggregates, lang: str, boards: list[str | None] | None = None) -> str:
     if not aggregates.findings:
         return f"<p>{html.escape(tr('no_findings', lang))}</p>"
     shown = pd.DataFrame(aggregates.first_findings, columns=list(FINDING_COLUMNS)).loc[:, list(SHOWN_FINDING_COLUMNS)]
+    if boards:
+        shown["board"] = boards
     shown["side"] = shown["side"].map(lambda side: tr(side, lang), na_action="ignore")
     shown["move_number"] = shown["move_number"].astype("Int64")  # move 5, not 5.0, where a result has none
     text = _html_table(shown.rename(columns=lambda column: tr(column, lang)), "finding")
+    text = re.sub(r"<td>(boards/finding-\d+\.png)</td>",
+                  lambda match: f'<td><a href="{match.group(1)}">{html.escape(tr("board", lang))}</a></td>', text)
     if aggregates.findings > len(shown):
         text += f"<p>{html.escape(tr('more_findings', lang, n=aggregates.findings - len(shown)))}</p>"
     return text
 
 
 def render_html(aggregates: Aggregates, tables: dict[str, pd.DataFrame], charts: dict[str, Figure],
-                pngs: dict[str, bytes], lang: str) -> str:
+                pngs: dict[str, bytes], lang: str, boards: list[str | None] | None = None) -> str:
     """The report page from the aggregates, :func:`report_tables`, the charts and their PNG
     renderings: summary, players, outcomes, lengths, dice, findings."""
     def section(key: str, *parts: str) -> str:
@@ -108,7 +114,7 @@ def render_html(aggregates: Aggregates, tables: dict[str, pd.DataFrame], charts:
                 chart("first_mover")),
         section("title_lengths", chart("lengths")),
         section("title_dice", _html_table(fairness_display(tables["dice_fairness"], lang)), chart("dice")),
-        section("title_findings", _findings_html(aggregates, lang)),
+        section("title_findings", _findings_html(aggregates, lang, boards)),
         section("title_inputs", _inputs_html(aggregates, lang)),
     ]
     return (f'<!DOCTYPE html>\n<html lang="{lang}">\n<head>\n<meta charset="utf-8">\n'
@@ -130,6 +136,7 @@ def write_report(out_dir: str | Path, aggregates: Aggregates, lang: str = "en", 
             save_figure(figure, folder / f"{name}.{fmt}", force=True)
     pngs = {name: (folder / f"{name}.png").read_bytes() for name in charts}
     page = folder / REPORT_PAGE
+    boards = finding_boards(aggregates.first_findings, folder, lang)
     with atomic_output(str(page), force=True) as handle:
-        handle.write(render_html(aggregates, tables, charts, pngs, lang))
+        handle.write(render_html(aggregates, tables, charts, pngs, lang, boards))
     return page

@@ -244,3 +244,14 @@ def test_show_move_uses_the_numbering_of_validate():
         run("show", KAZAN, "--game", "2", "--turn", "9").output
     assert "has no roll of Black at move 99" in run("show", KAZAN, "--move", "99b").output
     assert "give --turn or --move" in run("show", KAZAN, "--move", "2", "--turn", "3").output
+
+
+def test_each_finding_of_the_report_links_to_a_picture_of_its_board(tmp_path):
+    result = run("stats", KAZAN, "-q", "--out", str(tmp_path / "report"))
+    assert result.exit_code == 0, result.output
+    page = (tmp_path / "report" / "report.html").read_text(encoding="utf-8")
+    links = [line.split('"')[1] for line in page.splitlines() if '<a href="boards/' in line]
+    assert links == ["boards/finding-1.png", "boards/finding-2.png", "boards/finding-3.png",
+                     "boards/finding-5.png"]  # finding 4 is a result: it has no board
+    for link in links:
+        assert (tmp_path / "report" / link).read_bytes().startswith(b"\x89PNG")
