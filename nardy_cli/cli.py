@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from . import notations, progress
+from . import notations, progress, russian
 from .corpus import CorpusGame
 from .engine import Engine
 from .gnubg_ids import short_position
@@ -301,10 +301,12 @@ def convert(paths: tuple[str, ...], input_format: str | None, encoding: str | No
 @format_option("text", "json")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the summary (and no progress bar).")
 @click.option("--strict", is_flag=True, help="Also report each tag that is not a standard tag of NTN (code tag).")
+@click.option("--lang", type=click.Choice(["en", "ru"]), default="en", show_default=True,
+              help="Language of the findings and the summary in text output (JSON stays English).")
 @parallel_options
 @usage_errors
 def validate(paths: tuple[str, ...], input_format: str | None, encoding: str | None, pattern: str | None,
-             rules: tuple[str, ...], output_format: str, quiet: bool, strict: bool, jobs: int,
+             rules: tuple[str, ...], output_format: str, quiet: bool, strict: bool, lang: str, jobs: int,
              dask: str | None) -> None:
     """Replay every game of every PATH and report each illegal move, cube action or result.
 
@@ -331,11 +333,11 @@ def validate(paths: tuple[str, ...], input_format: str | None, encoding: str | N
             elif not quiet and result.lines:
                 with bar.printing():
                     for line in result.lines:
-                        click.echo(line)
+                        click.echo(russian.finding_line(line) if lang == "ru" else line)
     if output_format == "json":
         click.echo(json.dumps({**summary.as_dict(), "findings": findings}, ensure_ascii=False, indent=2))
     else:
-        click.echo(summary.text())
+        click.echo(russian.summary(summary.text()) if lang == "ru" else summary.text())
     if not overrides_applied(rules, summary.rules):
         sys.exit(EXIT_INPUT)
     sys.exit(EXIT_INPUT if summary.unreadable else EXIT_FINDINGS if sum(summary.findings.values()) else 0)

@@ -18,7 +18,7 @@ from .board import finding_boards
 from .charts import FORMATS, dice_chart, first_mover_chart, lengths_chart, outcomes_chart, save_figure
 from .output import atomic_output
 from .aggregates import FINDING_COLUMNS, GROUPINGS, Aggregates
-from .labels import tr
+from .labels import plural, tr
 from .tables import REPORT_PAGE, report_folder
 from .stats import (dice_counts, dice_fairness, fairness_display, outcome_counts, outcomes_display, summarize,
                     summary_display)
@@ -102,8 +102,9 @@ def render_html(aggregates: Aggregates, tables: dict[str, pd.DataFrame], charts:
     def chart(name: str) -> str:
         return _image(pngs[name], charts[name].get_label())
 
-    summary = tr("summary_line", lang, games=aggregates.games, files=len(aggregates.groups["file"]),
-                 turns=aggregates.turns, legal=aggregates.legal, findings=aggregates.findings)
+    summary = ", ".join(plural(key, count, lang) for key, count in (
+        ("games", aggregates.games), ("files", len(aggregates.groups["file"])), ("turns", aggregates.turns),
+        ("legal_games", aggregates.legal), ("findings", aggregates.findings)))
     body = [
         f"<h1>{html.escape(tr('title_report', lang))}</h1>",
         section("title_summary", f"<p>{html.escape(summary)}</p>",
