@@ -180,6 +180,19 @@ def steps_text(view: BoardView, lang: str) -> str:
     return f"{written} = {shown} ({tr('white_numbering', lang)})"
 
 
+def _step_marks(view: BoardView) -> dict[int, str]:
+    """Points of the play in White's numbering: ``-`` where a checker left, ``+`` where one went
+    (``+`` wins where a checker passed through)."""
+    mover, variant = view.mover or view.position.turn, view.position.variant
+    marks: dict[int, str] = {}
+    for src, dst in view.steps:
+        if src not in (BAR, OFF):
+            marks.setdefault(white_point(variant, mover, src), "-")
+        if dst not in (BAR, OFF):
+            marks[white_point(variant, mover, dst)] = "+"
+    return marks
+
+
 def _white(variant: str, side: str, point: int) -> str:
     return point_name(point) if point in (BAR, OFF) else str(white_point(variant, side, point))
 
@@ -253,14 +266,23 @@ def text_diagram(view: BoardView, lang: str = "en") -> str:
         return [" |" + "".join(_cell(points.get(p), r) for p in half[:6]) + "|" + _cell(bar, r) + "|"
                 + "".join(_cell(points.get(p), r) for p in half[6:]) + "|" for r in order]
 
+    marks = _step_marks(view)
+
+    def marked(half: tuple[int, ...]) -> list[str]:
+        """A row of the play's marks by the numbers of ``half``: ``-`` where a checker left, ``+`` where it went."""
+        if not any(point in marks for point in half):
+            return []
+        left, right = ("".join(f"{marks.get(p, ''):^{CELL}}" for p in half[i:i + 6]) for i in (0, 6))
+        return [f"  {left}{' ' * (CELL + 2)}{right}"]
+
     border = " +" + "-" * 6 * CELL + "+" + "-" * CELL + "+" + "-" * 6 * CELL + "+"
     middle = " |" + " " * 6 * CELL + ("|BAR|" if short else "|   |") + " " * 6 * CELL + "|"
-    lines = [*_heading(view, lang), numbers(TOP), border, *rows(TOP, bars[WHITE], range(STACK)), middle,
-             *rows(BOTTOM, bars[BLACK], range(STACK - 1, -1, -1)), border, numbers(BOTTOM),
+    lines = [*_heading(view, lang), *marked(TOP), numbers(TOP), border, *rows(TOP, bars[WHITE], range(STACK)),
+             middle, *rows(BOTTOM, bars[BLACK], range(STACK - 1, -1, -1)), border, numbers(BOTTOM), *marked(BOTTOM),
              *(f" {MARKS[side]} {_side_text(position, side, lang)}" for side in (WHITE, BLACK)),
              _turn_line(view, lang)]
     if view.steps:
-        lines.append(" >> " + steps_text(view, lang))
+        lines.append(" >> " + steps_text(view, lang) + f" ({tr('marks', lang)})")
     if view.note:
         lines.append(" !! " + view.note)
     return "\n".join(line.rstrip() for line in lines)

@@ -255,3 +255,12 @@ def test_each_finding_of_the_report_links_to_a_picture_of_its_board(tmp_path):
                      "boards/finding-5.png"]  # finding 4 is a result: it has no board
     for link in links:
         assert (tmp_path / "report" / link).read_bytes().startswith(b"\x89PNG")
+
+
+def test_the_text_board_marks_the_play():
+    lines = run("show", KAZAN, "--game", "2", "--turn", "10").output.splitlines()
+    bottom = next(index for index, line in enumerate(lines) if line.split()[:2] == ["12", "11"])
+    marks = lines[bottom + 1]
+    numbers = lines[bottom]
+    assert {numbers[i - 1:i + 1].strip(): marks[i] for i, mark in enumerate(marks) if mark in "-+"} == \
+        {"12": "-", "8": "+", "7": "+"}  # Black's 24/19 24/20: from White's 12 to 7 and 8
