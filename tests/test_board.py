@@ -262,5 +262,5 @@ def test_the_text_board_marks_the_play():
     bottom = next(index for index, line in enumerate(lines) if line.split()[:2] == ["12", "11"])
     marks = lines[bottom + 1]
     numbers = lines[bottom]
-    assert {numbers[i - 1:i + 1].strip(): marks[i] for i, mark in enumerate(marks) if mark in "-+"} == \
+    assert {numbers[i - 1:i + 1].strip(): mark for i, mark in enumerate(marks) if mark in "-+"} == \
         {"12": "-", "8": "+", "7": "+"}  # Black's 24/19 24/20: from White's 12 to 7 and 8
