@@ -25,6 +25,7 @@ from .cli import (
     cli,
     format_option,
     input_options,
+    overrides_applied,
     parallel_options,
     parse_dice,
     parse_position,
@@ -110,6 +111,8 @@ def read_statistics(paths: tuple[str, ...], input_format: str | None, encoding: 
         click.echo(f"{illegal} of {games} games have a finding: {how}", err=True)
     if not aggregates.games:
         raise click.UsageError("no games found in the inputs")
+    if not overrides_applied(rules, aggregates.rule_sets):
+        sys.exit(EXIT_INPUT)
     return aggregates, len(unreadable)
 
 

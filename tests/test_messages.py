@@ -42,6 +42,11 @@ def test_a_rule_that_fits_no_game_read_is_a_usage_error(tmp_path):
             "(long nardy); it applies to none of the games read") in result.output
 
 
+def test_stats_too_refuses_a_rule_that_fits_no_game(tmp_path):
+    result = run("stats", write(tmp_path, LONG + "\n1. 63: 24/18/15\n"), "-q", "--rule", "scoring=backgammon")
+    assert result.exit_code == 2 and "it applies to none of the games read" in result.output
+
+
 def test_a_rule_of_one_variant_serves_a_mixed_corpus(tmp_path):
     short = '[Variant "short"]\n\n1. 31: 8/5 6/5\n'
     result = run("validate", write(tmp_path, LONG + "\n1. 63: 24/18/15\n\n" + short), "--rule", "scoring=backgammon")
