@@ -138,6 +138,7 @@ def validate_text(tmp_path, text: str, suffix: str):
     ("ntn.md", "ntn", 2, ".ntn", 2),   # a resignation after a roll, a beaver: both legal
     ("mat.md", "", 0, ".mat", 1),      # the Galaxy layout: legal, a dropped redouble
     ("json.md", "json", 0, ".json", 1),
+    ("sgf.md", "", 0, ".sgf", 1),      # a match game dropped at 2
 ])
 def test_record_example_is_legal(tmp_path, name, language, index, suffix, games):
     result = validate_text(tmp_path, record_example(name, language, index), suffix)
@@ -187,3 +188,14 @@ def test_bench_corpus_runs(tmp_path):
         shutil.copy(path, tmp_path)
     output = bench("bench/bench_corpus.py", "--corpus", str(tmp_path), "--jobs", "1")
     assert " nardy validate:" in output and "1 worker" in output
+
+
+def test_sgf_set_up_example_gives_the_position_the_text_says():
+    """formats/sgf.md: the set-up nodes of a position become the Position tag it names."""
+    from nardy_cli.notations import notation
+
+    fragment = record_example("sgf.md", "", 1)
+    text = "(;FF[4]GM[6]CA[UTF-8]MI[length:0]PW[A]PB[B]\n" + fragment + ")\n"
+    game = next(notation("sgf").read_games(text.splitlines(keepends=True), "setup.sgf"))
+    assert not game.errors
+    assert game.tags["Position"] == "short b 24x2,13x5,8x3,6x5 24x2,13x5,8x3,6x5 cube=2b"
