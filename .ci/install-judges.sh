@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the judges that tests check nardy against (see tests/gnubg_judge.py):
+# Installs the judges that tests check nardy against (see tests/gnubg_judge.py), and the
+# browser the report is rendered in (.ci/install-browser.sh):
 #   - GNU Backgammon's program, Debian package gnubg (installs /usr/games/gnubg);
 #   - its Python module, PyPI package gnubg, pinned: the judge relies on how this
 #     build reports plays.
@@ -35,3 +36,6 @@ fi
 gnubg_bin="$(command -v gnubg || echo /usr/games/gnubg)"
 "$gnubg_bin" --version | sed -n 1p
 "$PYTHON" -c 'import gnubg; print("gnubg module", gnubg.__version__)'
+
+# The browser that report.html is rendered in by the tests (a sibling script, idempotent too).
+bash "$(dirname "$0")/install-browser.sh"

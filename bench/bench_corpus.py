@@ -15,7 +15,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench_scale import compare_jobs, machine_context, tasks
+from bench_scale import compare_jobs, machine_context
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPORA = (ROOT.parent / "shared" / "corpora" / "bglab-sample", Path("/work/shared/corpora/bglab-sample"))
@@ -46,9 +46,8 @@ def main() -> None:
     jobs = [int(count) for count in args.jobs.split(",")]
     print(machine_context(jobs))
     print(f"{corpus}: {len(files)} files, {sum(path.stat().st_size for path in files) / 2**20:.1f} MiB")
-    task, turns_of = tasks()["validate"]
     print(" nardy validate:")
-    runs = compare_jobs([str(path) for path in files], task, turns_of, jobs)
+    runs = compare_jobs("validate", files, jobs, None)
     if GNUBG_CLI is None:
         print("gnubg is not installed: no comparison")
         return

@@ -109,13 +109,13 @@ def command_run(arguments: list[str], interval: float = 0.2) -> tuple[float, flo
         return seconds, sum(last[pid] - first[pid] for pid in last), peak_rss, peak_pss, out.read()
 
 
-def timed(task: str, path: Path, jobs: int, counts: tuple[int, int] | None) -> Run:
-    """``nardy validate`` or ``nardy stats`` over ``path`` with ``jobs`` workers; the games and turns
+def timed(task: str, paths: list[Path], jobs: int, counts: tuple[int, int] | None) -> Run:
+    """``nardy validate`` or ``nardy stats`` over ``paths`` with ``jobs`` workers; the games and turns
     are validate's count, or ``counts`` when given."""
     if task == "validate":
-        arguments = ["validate", "--format", "json", "--jobs", str(jobs), str(path)]
+        arguments = ["validate", "--format", "json", "--jobs", str(jobs), *map(str, paths)]
     else:
-        arguments = ["stats", "-q", "--by", "variant", "--format", "json", "--jobs", str(jobs), str(path)]
+        arguments = ["stats", "-q", "--by", "variant", "--format", "json", "--jobs", str(jobs), *map(str, paths)]
     with tempfile.TemporaryDirectory() as folder:
         if task == "stats-parquet":
             arguments += ["--parquet", folder]
@@ -136,11 +136,11 @@ def machine_context(jobs: list[int]) -> str:
             f"processes runs {machine_speedup(jobs)} (the ceiling for the speed-ups below)")
 
 
-def compare_jobs(task: str, path: Path, jobs: list[int], counts: tuple[int, int] | None) -> list[Run]:
+def compare_jobs(task: str, paths: list[Path], jobs: list[int], counts: tuple[int, int] | None) -> list[Run]:
     """Print one line a number of workers, with the speed-up against the first and against linear."""
     runs: list[Run] = []
     for count in jobs:
-        run = timed(task, path, count, counts)
+        run = timed(task, paths, count, counts)
         counts = counts or (run.games, run.turns)
         speedup = ""
         if runs:
@@ -252,7 +252,7 @@ def per_turn(long_base: Path, short_base: Path, rounds: int = 3) -> None:
     runs: dict[str, list[Run]] = {"long": [], "short": []}
     for _ in range(rounds):
         for variant, path in (("long", long_base), ("short", short_base)):
-            runs[variant].append(timed("validate", path, 1, None))
+            runs[variant].append(timed("validate", [path], 1, None))
     best = {variant: min(variant_runs, key=lambda run: run.seconds / run.turns) for variant, variant_runs in runs.items()}
     for variant, run in best.items():
         spread = sorted(round(r.turns / r.seconds) for r in runs[variant])
@@ -263,7 +263,7 @@ def per_turn(long_base: Path, short_base: Path, rounds: int = 3) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sizes", default="10k", help="Corpus sizes among 1k, 10k, 100k, 1M (comma-separated).")
+    parser.add_argument("--sizes", default="10k", help="Corpus sizes: 1k, 10k, 100k, 1M or a number of games (comma-separated).")
     parser.add_argument("--jobs", default="1,2", help="Numbers of worker processes to compare.")
     parser.add_argument("--tasks", default="validate,stats", help="Commands to time: validate, stats, stats-parquet.")
     parser.add_argument("--base", type=int, default=1000, help="Distinct games, repeated to make each corpus.")
@@ -272,7 +272,7 @@ def main() -> None:
     parser.add_argument("--cache", type=Path, default=Path("~/.cache/nardy-bench").expanduser(),
                         help="Where the corpora are kept between runs.")
     args = parser.parse_args()
-    sizes = [SIZES[size] for size in args.sizes.split(",")]
+    sizes = [SIZES[size] if size in SIZES else int(size) for size in args.sizes.split(",")]
     jobs = [int(count) for count in args.jobs.split(",")]
     base = base_corpus(args.cache, args.base)
     print(machine_context(jobs))
@@ -287,7 +287,7 @@ def main() -> None:
         counts = None
         for task in args.tasks.split(","):
             print(f" nardy {task}:")
-            first = compare_jobs(task, path, jobs, counts)[0]
+            first = compare_jobs(task, [path], jobs, counts)[0]
             counts = (first.games, first.turns)
 
 

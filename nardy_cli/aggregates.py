@@ -234,6 +234,7 @@ class Aggregates:
         self.checker = MatchChecker()
         self.first_matches: list[dict[str, Any]] = []  # the first MATCHES_KEPT, for reports
         self.quality = QualityTotals()  # error rates and luck, from games whose record carries analysis
+        self.rule_sets: Counter[str] = Counter()  # games judged under each rule set
 
     def _totals(self, by: str, key: Any) -> GroupTotals:
         group = self.groups[by]
@@ -252,6 +253,13 @@ class Aggregates:
         key = f"{match.source}:{match.first_game} ({match.players[0]} – {match.players[1]})" if match else MONEY
         self._count(stats, key, found)
         return tuple(found), self._ended()
+
+    def skip(self, stats: GameStats) -> list[dict[str, Any]]:
+        """Count nothing of a game left out (``--legal-only``), but follow its match: the rows of
+        the matches it shows to have ended."""
+        if stats.match is not None:
+            self.checker.add(stats.match)
+        return self._ended()
 
     def close(self) -> list[dict[str, Any]]:
         """The rows of the matches still open once every game is in."""
@@ -295,6 +303,7 @@ class Aggregates:
         self.legal += row["findings"] == 0 and not match_findings
         findings = stats.findings + tuple(match_findings)
         self.findings += len(findings)
+        self.rule_sets[row.get("rules", "?")] += 1
         room = FINDINGS_KEPT - len(self.first_findings)
         if room > 0:
             self.first_findings.extend(findings[:room])

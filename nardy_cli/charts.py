@@ -68,20 +68,25 @@ def _no_data(axes: Axes, lang: str) -> None:
 
 
 def outcomes_chart(aggregates: Aggregates, lang: str = "en", limit: int = 20) -> Figure:
-    """Stacked bars of each player's wins by oin / mars / home mars / koks (the ``limit`` busiest players)."""
-    summary = summarize(aggregates, "player").head(limit).iloc[::-1]
+    """Stacked bars of each player's wins by oin / mars / home mars / koks as a share of the player's
+    games, so that a player of many games does not dwarf the others: the ``limit`` players with the
+    most games, the most first, each labelled with their games."""
+    summary = summarize(aggregates, "player").sort_values("games", ascending=False, kind="stable")
+    summary = summary.head(limit).iloc[::-1]
     figure = new_figure(tr("title_outcomes_by_player", lang), (8.0, 2.0 + 0.35 * max(len(summary), 3)))
     axes = figure.add_subplot()
     if summary.empty:
         _no_data(axes, lang)
         return figure
-    names = [str(name) for name in summary.index]
+    games = summary["games"].to_numpy(dtype=float)
+    names = [f"{name} (n={int(n)})" for name, n in zip(summary.index, games)]
     left = np.zeros(len(summary))
     for outcome in SCORED:
-        values = summary[outcome].to_numpy(dtype=float)
+        values = 100 * summary[outcome].to_numpy(dtype=float) / games
         axes.barh(names, values, left=left, label=tr(outcome, lang), color=OUTCOME_COLOURS[outcome])
         left += values
-    axes.set_xlabel(tr("wins", lang))
+    axes.set_xlim(0, 100)
+    axes.set_xlabel(tr("share_of_games", lang))
     axes.legend(loc="lower right")
     return figure
 
@@ -94,7 +99,8 @@ def lengths_chart(aggregates: Aggregates, lang: str = "en") -> Figure:
     if not lengths:
         _no_data(axes, lang)
         return figure
-    bins = np.arange(0, max(max(counts) for counts in lengths.values()) + 6, 5)
+    shortest = min(min(counts) for counts in lengths.values())
+    bins = np.arange(shortest // 5 * 5, max(max(counts) for counts in lengths.values()) + 6, 5)
     for variant in sorted(lengths):
         counts = lengths[variant]
         axes.hist(list(counts), weights=list(counts.values()), bins=bins, alpha=0.65, label=tr(variant, lang),
@@ -128,6 +134,11 @@ def first_mover_chart(aggregates: Aggregates, lang: str = "en") -> Figure:
     return figure
 
 
+DICE_SPREAD = 0.5
+"""The colours of every dice chart run from 0.5 to 1.5 times the expected count (beyond: the end
+colours), so that charts of different players or corpora compare."""
+
+
 def dice_chart(aggregates: Aggregates, player: str | None = None, lang: str = "en") -> Figure:
     """A 6×6 heatmap of the 21 roll classes (higher die × lower die) coloured by observed/expected,
     each cell showing its count and expectation; the title gives n and the chi-square p-value.
@@ -150,9 +161,10 @@ def dice_chart(aggregates: Aggregates, player: str | None = None, lang: str = "e
         expected = n * probability
         if expected:
             ratios[high, low] = count / expected
-        axes.text(low, high, f"{count:.0f}\n{expected:.1f}", ha="center", va="center", fontsize=8)
-    spread = max(0.2, float(np.nanmax(np.abs(ratios - 1)))) if n else 0.2
-    image = axes.imshow(ratios, cmap="RdBu_r", vmin=1 - spread, vmax=1 + spread, origin="lower")
+        dark = expected and abs(count / expected - 1) > 0.6 * DICE_SPREAD  # white text on the dark ends
+        axes.text(low, high, f"{tr('observed', lang)} {count:.0f}\n{tr('expected', lang)} {expected:.1f}",
+                  ha="center", va="center", fontsize=7, color="white" if dark else "black")
+    image = axes.imshow(ratios, cmap="RdBu_r", vmin=1 - DICE_SPREAD, vmax=1 + DICE_SPREAD, origin="lower")
     figure.colorbar(image, ax=axes, label=tr("observed_expected", lang))
     axes.set_xticks(range(6), [str(d) for d in range(1, 7)])
     axes.set_yticks(range(6), [str(d) for d in range(1, 7)])
@@ -162,9 +174,10 @@ def dice_chart(aggregates: Aggregates, player: str | None = None, lang: str = "e
 
 
 def race_chart(turns: pd.DataFrame, start_pips: tuple[int, int] | None = None, subtitle: str = "",
-               lang: str = "en") -> Figure:
+               lang: str = "en", names: tuple[str, str] | None = None) -> Figure:
     """Both sides' pip counts after each turn of one game (``turns``: its per-turn rows),
-    from ``start_pips`` (White's, Black's) at turn 0 when given."""
+    from ``start_pips`` (White's, Black's) at turn 0 when given; the legend names the players
+    (``names``: White's, Black's) and a red cross marks each illegal turn."""
     title = tr("title_race", lang) + (f": {subtitle}" if subtitle else "")
     figure = new_figure(title, (9.0, 4.5))
     axes = figure.add_subplot()
@@ -173,9 +186,15 @@ def race_chart(turns: pd.DataFrame, start_pips: tuple[int, int] | None = None, s
     if start_pips:
         x = [0] + x
         lines = {WHITE: [start_pips[0]] + lines[WHITE], BLACK: [start_pips[1]] + lines[BLACK]}
-    for side, name in SIDE_KEYS.items():
-        axes.plot(x, lines[side], label=tr(name, lang), color=SIDE_COLOURS[side], linewidth=2,
-                  drawstyle="steps-post")
+    for index, (side, key) in enumerate(SIDE_KEYS.items()):
+        label = f"{names[index]} ({tr(key, lang)})" if names else tr(key, lang)
+        axes.plot(x, lines[side], label=label, color=SIDE_COLOURS[side], linewidth=2, drawstyle="steps-post")
+    illegal = turns[~turns["legal"].astype(bool)]
+    if not illegal.empty:
+        pips = [row["pips_white"] if row["side"] in (WHITE, "white") else row["pips_black"]
+                for _, row in illegal.iterrows()]
+        axes.plot(illegal["turn"].astype(int).tolist(), pips, linestyle="none", marker="X", markersize=10,
+                  color="#d62728", label=tr("illegal_turn", lang))
     axes.set_xlabel(tr("turn", lang))
     axes.set_ylabel(tr("pips", lang))
     axes.set_ylim(bottom=0)

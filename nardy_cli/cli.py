@@ -5,14 +5,14 @@ import json
 import os
 import re
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import suppress
 from functools import partial, wraps
 from typing import Any
 
 import click
 
-from . import notations
+from . import notations, progress, russian
 from .corpus import CorpusGame
 from .engine import Engine, sequence_text
 from .gnubg_ids import short_position
@@ -20,11 +20,11 @@ from .notations import Prepared
 from .output import OutputError, Terminated, atomic_output
 from .position import Position, PositionError
 from .record import GameRecord, InputErrorBudget
-from .rules import Rules, RulesError, check_overrides
+from .rules import Rules, RulesError, check_overrides, option_values
 from .selfplay import BOTS, generate
 from .sources import InputError, check_encoding
 from .parallel import ClusterError, map_games, replayed
-from .validate import Certification, Validated, validated
+from .validate import Certification, Validated, validated, with_tag_findings
 from .variants import NAMES as VARIANT_NAMES, VARIANTS
 
 EXIT_FINDINGS, EXIT_INPUT = 1, 2
@@ -35,7 +35,8 @@ EXIT_FINDINGS, EXIT_INPUT = 1, 2
 
 def rule_option(function: Callable) -> Callable:
     return click.option("--rule", "rules", multiple=True, metavar="KEY=VALUE",
-                        help="A rule option over the game's own rules, e.g. head=general (repeatable).")(function)
+                        help="A rule option over the game's own rules, e.g. head=general (repeatable; "
+                             f"default first): {option_values()}.")(function)
 
 
 def format_option(*choices: str) -> Callable[[Callable], Callable]:
@@ -88,6 +89,11 @@ def output_options(function: Callable) -> Callable:
     return click.option("--force", is_flag=True, help="Replace an existing output file.")(function)
 
 
+def quiet_option(function: Callable) -> Callable:
+    return click.option("--quiet", "-q", is_flag=True,
+                        help="No progress bar (there is one only on a terminal).")(function)
+
+
 def usage_errors(function: Callable) -> Callable:
     """Turn the library's input errors into clear messages and exit status 2, never a traceback."""
     @wraps(function)
@@ -115,6 +121,10 @@ def parse_position(text: str) -> Position:
     if os.path.isfile(text):  # an eXtreme Gammon .xgp file: the position it shows
         return notations.notation("xg").file_position(text)
     if " " not in text:
+        if text.isalpha() and text.islower():
+            short = " (backgammon is 'short')" if text == "backgammon" else ""
+            raise PositionError(f"unknown position {text!r}{short}: expected 'long' or 'short' for the start, a "
+                                "quoted position like 'long w 24x14,18 24x15 b', a GNU Position ID or an XGID")
         try:
             return short_position(text)
         except ValueError as error:
@@ -176,7 +186,7 @@ def cli(ctx: click.Context, debug: bool) -> None:
     ctx.meta["nardy.debug"] = debug
 
 
-@cli.command()
+@cli.command(short_help="Every legal play of a roll in a position.")
 @click.argument("position")
 @click.argument("dice")
 @rule_option
@@ -186,7 +196,9 @@ def moves(position: str, dice: str, rules: tuple[str, ...], output_format: str) 
     """Every legal play of DICE in POSITION.
 
     POSITION is in nardy's position notation (formats/position.md), quoted, e.g.
-    'long w 24x14,18 24x15 b', or just 'long' / 'short' / 'gulbara' for the start. In crazy
+    'long w 24x14,18 24x15 b', or just 'long' / 'short' / 'gulbara' for the start; for short
+    nardy also a GNU Backgammon Position ID (4HPwATDgc/ABMA) or an eXtreme Gammon
+    XGID (XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10). DICE: 63 or 6-3. In crazy
     nardy a double is a cascade: each play says which of its steps pass to the opponent.
     """
     start = parse_position(position)
@@ -219,22 +231,29 @@ def _play_order(steps: tuple) -> tuple:
     return tuple((-s.src, -s.dst) for s in sorted(steps, key=lambda s: (-s.src, -s.dst)))
 
 
-@cli.command(name="generate")
-@click.option("--variant", type=click.Choice(VARIANT_NAMES), default="long", show_default=True)
-@click.option("--games", type=click.IntRange(min=1), default=10, show_default=True)
+@cli.command(name="generate", short_help="Self-played games, legal by construction.")
+@click.option("--variant", type=click.Choice(VARIANT_NAMES), default="long", show_default=True,
+              help="Which game: long nardy, short nardy (backgammon) or crazy nardy (gulbara).")
+@click.option("--games", type=click.IntRange(min=1), default=10, show_default=True,
+              help="How many games to play.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Same seed, same games.")
-@click.option("--bot", type=click.Choice(BOTS), default="greedy", show_default=True)
+@click.option("--bot", type=click.Choice(BOTS), default="greedy", show_default=True,
+              help="How both sides play: random (uniformly among the legal plays) or greedy (a simple "
+                   "evaluation: race, safety, points made).")
 @click.option("--to", "output_format", type=click.Choice(notations.TARGETS), default="ntn",
               show_default=True, help="Notation to write.")
 @rule_option
 @output_options
+@quiet_option
 @usage_errors
 def generate_command(variant: str, games: int, seed: int, bot: str, output_format: str,
-                     rules: tuple[str, ...], output: str | None, force: bool) -> None:
+                     rules: tuple[str, ...], output: str | None, force: bool, quiet: bool) -> None:
     """Self-played games, legal by construction, for samples and benchmarks."""
     game_rules = Rules.preset(variant).with_options(list(rules))
+    played = progress.counting(generate(game_rules, games, seed, bot), games, "Playing", "game",
+                               show=progress.wanted(quiet) and bool(output or not sys.stdout.isatty()))
     with atomic_output(output, force=force) as out:
-        for warning in notations.writer(output_format)(generate(game_rules, games, seed, bot), out):
+        for warning in notations.writer(output_format)(played, out):
             click.echo(f"warning: {warning}", err=True)
 
 
@@ -250,25 +269,47 @@ def prepared_for_writing(game: CorpusGame, prepare: Callable[[GameRecord], Prepa
     return game.source, warnings, prepare(game.record)
 
 
-@cli.command()
+def output_notation(output_format: str | None, output: str | None) -> str:
+    """The notation ``convert`` writes: ``--to``, else the one ``-o``'s extension names; a warning
+    when both are given and disagree."""
+    implied = notations.by_extension(output, writing=True) if output else None
+    if output_format is None:
+        if implied is None:
+            raise click.UsageError("--to is needed: name the notation to write (" + ", ".join(notations.TARGETS) +
+                                   ")" + (f", as {output}'s extension does not" if output else ""))
+        return implied
+    if implied is not None and implied != output_format:
+        click.echo(f"warning: writing {output_format} (--to) to {output}, whose extension says {implied}", err=True)
+    return output_format
+
+
+@cli.command(short_help="Convert records into another notation.")
 @input_options
-@click.option("--to", "output_format", type=click.Choice(notations.TARGETS), required=True,
-              help="The notation to write.")
+@click.option("--to", "output_format", type=click.Choice(notations.TARGETS, case_sensitive=False),
+              help="The notation to write (default: the one -o's extension names: .ntn, .mat, .sgf, .json, "
+                   ".jsonl, .csv).")
 @output_options
 @allow_empty_option
+@quiet_option
 @parallel_options
 @usage_errors
 def convert(paths: tuple[str, ...], input_format: str | None, encoding: str | None, pattern: str | None,
-            output_format: str, output: str | None, force: bool, allow_empty: bool, jobs: int,
+            output_format: str | None, output: str | None, force: bool, allow_empty: bool, quiet: bool, jobs: int,
             dask: str | None) -> None:
     """Convert the games of every PATH into one output in another notation.
 
     Every game is carried over whole where the target can express it; what it
     cannot (comments in CSV, a set-up position in MAT...) is named in a warning.
+    A game that could not be read whole (a turn left out, a missing ':' read
+    over) is converted as far as it was read, with a warning naming the place.
     With --jobs or --dask the games are read and formatted (for CSV also
     replayed) in worker processes; the output is byte for byte that of --jobs 1.
+
+    Exit status: 0 when every game was converted whole, 1 when a game could
+    not be read whole, 2 when an input cannot be read or the command is misused.
     """
-    unreadable = 0
+    unreadable = repaired = 0
+    output_format = output_notation(output_format and output_format.lower(), output)
 
     def input_error(message: str) -> None:
         nonlocal unreadable
@@ -279,35 +320,45 @@ def convert(paths: tuple[str, ...], input_format: str | None, encoding: str | No
 
     budget = InputErrorBudget()
 
-    def prepared_games() -> Iterator[Any]:
+    def prepared_games(bar: progress.Reading) -> Iterator[Any]:
+        nonlocal repaired
         for source, warnings, game in map_games(paths, partial(prepared_for_writing, prepare=target.prepare),
                                                 jobs=jobs or None, dask=dask, fmt=input_format,
                                                 encoding=encoding, pattern=pattern, on_error=input_error,
                                                 allow_empty=allow_empty):
-            for warning in warnings:
-                if budget.admit(source):
-                    click.echo(f"warning: {warning}", err=True)
+            repaired += len(warnings)
+            with bar.printing():
+                for warning in warnings:
+                    if budget.admit(source):
+                        click.echo(f"warning: {warning}", err=True)
+            bar.game()
             yield game
         for message in budget.messages():
             click.echo(f"warning: {message}", err=True)
 
-    with atomic_output(output, force=force, inputs=paths) as out:
-        warnings = target.write_prepared(prepared_games(), out)
+    show = progress.wanted(quiet) and bool(output or not sys.stdout.isatty())
+    with progress.reading(paths, pattern, "Converting", show=show) as bar, \
+            atomic_output(output, force=force, inputs=paths) as out:
+        warnings = target.write_prepared(prepared_games(bar), out)
     for warning in warnings:
         click.echo(f"warning: {warning}", err=True)
-    sys.exit(EXIT_INPUT if unreadable else 0)
+    sys.exit(EXIT_INPUT if unreadable else EXIT_FINDINGS if repaired else 0)
 
 
-@cli.command()
+@cli.command(short_help="Report every illegal move, cube action or result.")
 @input_options
 @rule_option
 @format_option("text", "json")
-@click.option("--quiet", "-q", is_flag=True, help="Print only the summary.")
+@click.option("--quiet", "-q", is_flag=True, help="Print only the summary (and no progress bar).")
+@click.option("--strict", is_flag=True, help="Also report each tag that is not a standard tag of NTN (code tag).")
+@click.option("--lang", type=click.Choice(["en", "ru"]), default="en", show_default=True,
+              help="Language of the findings and the summary in text output (JSON stays English).")
 @allow_empty_option
 @parallel_options
 @usage_errors
 def validate(paths: tuple[str, ...], input_format: str | None, encoding: str | None, pattern: str | None,
-             rules: tuple[str, ...], output_format: str, quiet: bool, allow_empty: bool, jobs: int,
+             rules: tuple[str, ...], output_format: str, quiet: bool, strict: bool, lang: str, allow_empty: bool,
+             jobs: int,
              dask: str | None) -> None:
     """Replay every game of every PATH and report each illegal move, cube action or result.
 
@@ -326,25 +377,25 @@ def validate(paths: tuple[str, ...], input_format: str | None, encoding: str | N
 
     budget = InputErrorBudget()  # a file of nothing but mistakes lists its first ones
 
-    def show(result: Validated) -> None:
-        for line, finding in zip(result.lines, result.findings):
-            if finding["code"] == "syntax" and not budget.admit(finding["path"]):
-                continue
-            if output_format == "json":
-                findings.append(finding)
-            elif not quiet:
-                click.echo(line)
+    def show(result: Validated, bar: progress.Reading) -> None:
+        kept = [(line, finding) for line, finding in zip(result.lines, result.findings)
+                if finding["code"] != "syntax" or budget.admit(finding["path"])]
         if output_format == "json":
+            findings.extend(finding for _, finding in kept)
             notes.extend(result.notes)
-        elif not quiet:
-            for line in result.note_lines:
-                click.echo(line)
+        elif not quiet and (kept or result.note_lines):
+            with bar.printing():
+                for line in [line for line, _ in kept] + list(result.note_lines):
+                    click.echo(russian.finding_line(line) if lang == "ru" else line)
 
-    task = partial(replayed, build=validated, overrides=rules)
-    for result in run.certified(map_games(paths, task, jobs=jobs or None, dask=dask, fmt=input_format,
-                                          encoding=encoding, pattern=pattern, on_error=input_error,
-                                          allow_empty=allow_empty)):
-        show(result)
+    build = partial(with_tag_findings, build=validated) if strict else validated
+    task = partial(replayed, build=build, overrides=rules)
+    with progress.reading(paths, pattern, "Validating", show=progress.wanted(quiet)) as bar:
+        for result in run.certified(map_games(paths, task, jobs=jobs or None, dask=dask, fmt=input_format,
+                                              encoding=encoding, pattern=pattern, on_error=input_error,
+                                              allow_empty=allow_empty)):
+            bar.game()
+            show(result, bar)
     if output_format == "json":
         not_listed = {"not_listed": budget.messages()} if budget.more else {}
         click.echo(json.dumps({**summary.as_dict(), "findings": findings, "notes": notes, **not_listed},
@@ -353,8 +404,22 @@ def validate(paths: tuple[str, ...], input_format: str | None, encoding: str | N
         if not quiet:
             for message in budget.messages():
                 click.echo(message)
-        click.echo(summary.text())
+        click.echo(russian.summary(summary.text()) if lang == "ru" else summary.text())
+    if not overrides_applied(rules, summary.rules):
+        sys.exit(EXIT_INPUT)
     sys.exit(EXIT_INPUT if summary.unreadable else EXIT_FINDINGS if sum(summary.findings.values()) else 0)
+
+
+def overrides_applied(overrides: tuple[str, ...], rule_sets: Iterable[str]) -> bool:
+    """Whether each ``--rule`` fits one of the variants of the games judged (``rule_sets``: their
+    rules as text); if not, a usage error on standard error lists what those variants take."""
+    variants = sorted({text.split()[0] for text in rule_sets})
+    try:
+        check_overrides(overrides, variants or VARIANTS)
+    except RulesError as error:
+        click.echo(f"Error: --rule: {error}; it applies to none of the games read", err=True)
+        return False
+    return True
 
 
 from . import cli_analysis  # noqa: E402,F401  (registers stats, plot and show; it imports this module)

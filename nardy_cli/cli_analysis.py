@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shutil
 import sys
 from collections.abc import Callable, Sequence
-from contextlib import ExitStack, nullcontext
+from contextlib import ExitStack
 from functools import partial
 from itertools import islice
 from typing import TYPE_CHECKING
@@ -23,17 +25,19 @@ from .cli import (
     cli,
     format_option,
     input_options,
+    overrides_applied,
     parallel_options,
     parse_dice,
     parse_position,
+    quiet_option,
     rule_option,
     usage_errors,
 )
+from . import bearoff, progress
 from .aggregates import GROUPINGS, TURN_COLUMNS, Aggregates, game_stats, turn_rows
-from . import bearoff
 from .corpus import CorpusGame, iter_games
 from .labels import LANGS, tr
-from .record import BLACK, WHITE
+from .record import BLACK, SIDE_NAMES, WHITE
 from .replay import GameReplay, replay
 from .rules import check_overrides
 from .parallel import CHUNK_GAMES, map_games, replayed
@@ -56,7 +60,10 @@ def lang_option(function: Callable) -> Callable:
 
 def corpus_options(function: Callable) -> Callable:
     """The inputs, rule overrides, ``--quiet``, ``--jobs`` and ``--dask`` of a command over a whole corpus."""
-    function = click.option("--quiet", "-q", is_flag=True, help="No progress bar.")(parallel_options(function))
+    function = quiet_option(parallel_options(function))
+    function = click.option("--legal-only", is_flag=True,
+                            help="Leave out the games with a finding (by default they count, and how many "
+                                 "there are is said on standard error).")(function)
     return input_options(rule_option(function))
 
 
@@ -72,10 +79,12 @@ def picture_options(default: str) -> Callable[[Callable], Callable]:
 
 def read_statistics(paths: tuple[str, ...], input_format: str | None, encoding: str | None,
                     pattern: str | None, rules: tuple[str, ...], quiet: bool, jobs: int = 1, dask: str | None = None,
-                    sinks: Sequence[TableSink] = (), with_turns: bool | None = None) -> tuple[Aggregates, int]:
+                    sinks: Sequence[TableSink] = (), with_turns: bool | None = None, legal_only: bool = False
+                    ) -> tuple[Aggregates, int]:
     """Replay every game (in ``jobs`` processes or on Dask), sum its statistics and hand its rows,
-    in corpus order, to every one of ``sinks`` (with turn rows unless ``with_turns`` is False);
-    also the number of unreadable inputs (each reported on stderr)."""
+    in corpus order, to every one of ``sinks`` (with turn rows unless ``with_turns`` is False;
+    ``legal_only``: only the games without a finding); also the number of unreadable inputs (each
+    reported on stderr, as is how many games have a finding)."""
     check_overrides(rules)
     unreadable: list[str] = []
 
@@ -88,21 +97,31 @@ def read_statistics(paths: tuple[str, ...], input_format: str | None, encoding: 
     per_game = map_games(paths, partial(replayed, build=build, overrides=rules), jobs=jobs or None, dask=dask,
                          chunk_games=TABLE_CHUNK_GAMES if sinks else CHUNK_GAMES, fmt=input_format,
                          encoding=encoding, pattern=pattern, on_error=input_error)
-    stderr = click.get_text_stream("stderr")
-    progress = nullcontext(per_game) if quiet or not stderr.isatty() else click.progressbar(
-        per_game, label="Replaying games", file=stderr, show_pos=True,
-        item_show_func=lambda stats: os.path.basename(stats.game["file"]) if stats else None)
     aggregates = Aggregates()
-    with progress as stream:
-        for stats in stream:
+    games = illegal = 0
+    with progress.reading(paths, pattern, "Replaying games", show=progress.wanted(quiet)) as bar:
+        for stats in per_game:
+            bar.game()
+            games += 1
+            illegal += bool(stats.findings)
+            if legal_only and stats.findings:
+                ended = aggregates.skip(stats)
+                for sink in sinks:
+                    sink(None, (), ended)
+                continue
             found, ended = aggregates.add(stats)
             for sink in sinks:
                 sink(stats, found, ended)
     ended = aggregates.close()
     for sink in sinks:
         sink(None, (), ended)
+    if illegal:
+        how = "left out (--legal-only)" if legal_only else "counted (--legal-only leaves them out)"
+        click.echo(f"{illegal} of {games} games have a finding: {how}", err=True)
     if not aggregates.games:
         raise click.UsageError("no games found in the inputs")
+    if not overrides_applied(rules, aggregates.rule_sets):
+        sys.exit(EXIT_INPUT)
     return aggregates, len(unreadable)
 
 
@@ -110,6 +129,37 @@ def exit_status(unreadable: int) -> None:
     """End with status 2 when some input could not be read, as ``nardy validate`` does."""
     if unreadable:
         sys.exit(EXIT_INPUT)
+
+
+def locate(path: str, line: int, column: int) -> tuple[int, int]:
+    """The game of ``path`` (1-based) that holds ``line`` and the roll of that place: the last roll at
+    or before it (0 for a place before the first roll)."""
+    errors: list[str] = []
+    found = None
+    for number, game in enumerate(iter_games([path], on_error=errors.append), 1):
+        if game.record.line > line:
+            break
+        found = number, game.record
+    if errors:
+        raise click.UsageError(errors[0])
+    if found is None:
+        raise click.UsageError(f"{path} has no game at line {line}")
+    number, record = found
+    rolls = [action for action in record.actions if action.kind == "roll"]
+    return number, sum(1 for action in rolls if (action.line, action.column) <= (line, column))
+
+
+def roll_of_move(result: GameReplay, text: str) -> int:
+    """The roll index (1-based) of move ``5``/``5w`` (White) or ``5b``/``5...`` (Black) of a game."""
+    match = re.fullmatch(r"\s*(\d+)\s*(w|b|white|black|\.\.\.)?\s*", text.lower())
+    if not match:
+        raise click.UsageError(f"--move {text}: expected a move number and side, like 5, 5w, 5b or 5...")
+    number, side = int(match.group(1)), BLACK if (match.group(2) or "w")[0] in "b." else WHITE
+    rolls = [action for action in result.record.actions if action.kind == "roll"]
+    for index, action in enumerate(rolls, 1):
+        if action.number == number and action.side == side:
+            return index
+    raise click.UsageError(f"--move {text}: the game has no roll of {SIDE_NAMES[side]} at move {number}")
 
 
 def load_game(path: str, number: int, rules: tuple[str, ...]) -> tuple[CorpusGame, GameReplay]:
@@ -121,6 +171,8 @@ def load_game(path: str, number: int, rules: tuple[str, ...]) -> tuple[CorpusGam
         raise click.UsageError(errors[0])
     if game is None:
         raise click.UsageError(f"{path} has fewer than {number} games")
+    if game.source != path:  # a directory or an archive: say which file the game is in
+        click.echo(f"game {number} of {path}: game {game.index} of {game.source}", err=True)
     return game, replay(game.record, rules)
 
 
@@ -155,7 +207,8 @@ def format_statistics(summary: pd.DataFrame, fairness: pd.DataFrame, output_form
         headings.append(tr("title_quality", lang))
     if output_format == "md":
         return "\n\n".join(f"## {heading}\n\n{markdown_table(table)}" for heading, table in zip(headings, tables))
-    return "\n\n".join(table.to_string(index=False) for table in tables)
+    width = shutil.get_terminal_size((100, 24)).columns  # wider tables wrap into blocks of columns
+    return "\n\n".join(table.to_string(index=False, line_width=width) for table in tables)
 
 
 def format_standings(standings: pd.DataFrame, output_format: str, lang: str) -> str:
@@ -172,7 +225,7 @@ def format_standings(standings: pd.DataFrame, output_format: str, lang: str) -> 
     return table.to_string(index=False) if len(table) else tr("no_data", lang)
 
 
-@cli.command(name="stats")
+@cli.command(name="stats", short_help="Statistics: wins, mars/koks rates, lengths, dice fairness.")
 @corpus_options
 @click.option("--by", type=click.Choice(GROUPINGS), default="player", show_default=True,
               help="One row per player (as White or Black), event, variant, file or match.")
@@ -184,12 +237,16 @@ def format_standings(standings: pd.DataFrame, output_format: str, lang: str) -> 
               help="Also write the per-game and per-turn tables as Parquet files into DIR (needs pyarrow).")
 @click.option("--standings", is_flag=True,
               help="Print the standings of each event instead: matches, games and points won and lost, Buchholz.")
+@click.option("--min-rolls", type=click.IntRange(min=0), default=0, show_default=True,
+              help="In the dice table, only players with at least this many rolls (none is flagged "
+                   "under 180 rolls either way).")
+@click.option("--top", type=click.IntRange(min=1), help="In the dice table, only the N players with the most rolls.")
 @lang_option
 @usage_errors
 def stats_command(paths: tuple[str, ...], input_format: str | None, encoding: str | None, pattern: str | None,
-                  rules: tuple[str, ...], quiet: bool, by: str, output_format: str, out_dir: str | None,
-                  force: bool, parquet_dir: str | None, standings: bool, lang: str, jobs: int,
-                  dask: str | None) -> None:
+                  rules: tuple[str, ...], legal_only: bool, quiet: bool, by: str, output_format: str,
+                  out_dir: str | None, force: bool, parquet_dir: str | None, standings: bool, min_rolls: int,
+                  top: int | None, lang: str, jobs: int, dask: str | None) -> None:
     """Statistics of every game of every PATH: wins, oin / mars / home mars / koks rates with
     95 % intervals, game length, first-mover advantage, pips lost, dice fairness and luck
     (pips rolled, doubles, pips lost per roll, exact bear-off luck).
@@ -207,19 +264,19 @@ def stats_command(paths: tuple[str, ...], input_format: str | None, encoding: st
         if parquet_dir:
             sinks.append(tables.enter_context(table_files(parquet_dir, "parquet", force=force)))
         aggregates, unreadable = read_statistics(paths, input_format, encoding, pattern, rules, quiet, jobs, dask,
-                                                 sinks)
+                                                 sinks, legal_only=legal_only)
     if parquet_dir:
         click.echo(f"tables written to {parquet_dir}: games, turns, findings and matches .parquet", err=True)
     if out_dir:
         from .report import write_report
 
         click.echo(f"report written to {write_report(out_dir, aggregates, lang, force=True)}", err=True)
-    from .stats import dice_counts, dice_fairness, luck_table, quality_summary, standings_table, summarize
+    from .stats import dice_counts, dice_fairness, luck_table, quality_summary, shortened, standings_table, summarize
 
     if standings:
         click.echo(format_standings(standings_table(aggregates), output_format, lang))
         return exit_status(unreadable)
-    fairness = dice_fairness(dice_counts(aggregates, total=True))
+    fairness = shortened(dice_fairness(dice_counts(aggregates, total=True)), min_rolls, top)
     click.echo(format_statistics(summarize(aggregates, by), fairness, output_format, lang, luck_table(aggregates),
                                  quality_summary(aggregates)))
     exit_status(unreadable)
@@ -228,7 +285,7 @@ def stats_command(paths: tuple[str, ...], input_format: str | None, encoding: st
 # --- plot --------------------------------------------------------------------------------
 
 
-@cli.group()
+@cli.group(short_help="Charts: a game's pip race; a corpus's outcomes, lengths and dice.")
 def plot() -> None:
     """Charts as PNG or SVG files: a game's pip race, or a corpus's outcomes, lengths and dice."""
 
@@ -250,21 +307,23 @@ def race(path: str, number: int, rules: tuple[str, ...], output: str, force: boo
     turns = pd.DataFrame(turn_rows(game, result), columns=list(TURN_COLUMNS))
     start = (result.start.pips(WHITE), result.start.pips(BLACK)) if result.start else None
     subtitle = f"{game.record.title()}, {tr('game', lang)} {number}"
-    save_figure(race_chart(turns, start, subtitle, lang), output, force=force)
+    names = (game.record.player(WHITE), game.record.player(BLACK))
+    save_figure(race_chart(turns, start, subtitle, lang, names), output, force=force)
 
 
 def corpus_plot(name: str, chart_name: str, help_text: str) -> None:
     """Add ``nardy plot NAME PATH...``: the chart ``charts.<chart_name>`` of a corpus's aggregates."""
-    @plot.command(name=name, help=help_text)
+    @plot.command(name=name, help=help_text, short_help=help_text.split(" (")[0].rstrip(".") + ".")
     @corpus_options
     @picture_options(f"{name}.png")
     @usage_errors
     def command(paths: tuple[str, ...], input_format: str | None, encoding: str | None, pattern: str | None,
-                rules: tuple[str, ...], quiet: bool, jobs: int, dask: str | None, output: str, force: bool,
-                lang: str) -> None:
+                rules: tuple[str, ...], legal_only: bool, quiet: bool, jobs: int, dask: str | None, output: str,
+                force: bool, lang: str) -> None:
         from . import charts
 
-        aggregates, unreadable = read_statistics(paths, input_format, encoding, pattern, rules, quiet, jobs, dask)
+        aggregates, unreadable = read_statistics(paths, input_format, encoding, pattern, rules, quiet, jobs, dask,
+                                                 legal_only=legal_only)
         charts.save_figure(getattr(charts, chart_name)(aggregates, lang), output, force=force)
         exit_status(unreadable)
 
@@ -274,18 +333,19 @@ corpus_plot("lengths", "lengths_chart", "A histogram of game lengths in turns, p
 corpus_plot("first-mover", "first_mover_chart", "The first mover's win rate per variant, with 95 % intervals.")
 
 
-@plot.command()
+@plot.command(short_help="A 6×6 heatmap of the rolls against fair dice.")
 @corpus_options
 @picture_options("dice.png")
 @click.option("--player", help="Only this player's rolls (default: everyone's).")
 @usage_errors
 def dice(paths: tuple[str, ...], input_format: str | None, encoding: str | None, pattern: str | None,
-         rules: tuple[str, ...], quiet: bool, jobs: int, dask: str | None, output: str, force: bool, lang: str,
-         player: str | None) -> None:
+         rules: tuple[str, ...], legal_only: bool, quiet: bool, jobs: int, dask: str | None, output: str, force: bool,
+         lang: str, player: str | None) -> None:
     """A 6×6 heatmap of the rolls against fair dice, with the chi-square p-value in the title."""
     from .charts import dice_chart, save_figure
 
-    aggregates, unreadable = read_statistics(paths, input_format, encoding, pattern, rules, quiet, jobs, dask)
+    aggregates, unreadable = read_statistics(paths, input_format, encoding, pattern, rules, quiet, jobs, dask,
+                                             legal_only=legal_only)
     try:
         figure = dice_chart(aggregates, player, lang)
     except ValueError as error:
@@ -297,12 +357,14 @@ def dice(paths: tuple[str, ...], input_format: str | None, encoding: str | None,
 # --- show --------------------------------------------------------------------------------
 
 
-@cli.command()
-@click.argument("path", metavar="[FILE]", required=False)
+@cli.command(short_help="A board at any turn of a game, or of a given position.")
+@click.argument("path", metavar="[FILE | FILE:LINE]", required=False)
 @click.option("--game", "number", type=click.IntRange(min=1), default=1, show_default=True,
               help="Which game of FILE (1 = the first).")
 @click.option("--turn", type=click.IntRange(min=0),
               help="The board after roll K of the game (0 = the start; default: the last roll).")
+@click.option("--move", "move_text", metavar="N[w|b]",
+              help="The board after move N of White (5, 5w) or of Black (5b, 5...), as validate numbers moves.")
 @click.option("--before", is_flag=True, help="The board before the roll instead of after it.")
 @click.option("--position", "position_text", metavar="POSITION",
               help="Show this position instead of a game's: position notation, or long / short for the start.")
@@ -313,15 +375,16 @@ def dice(paths: tuple[str, ...], input_format: str | None, encoding: str | None,
 @click.option("--force", is_flag=True, help="Replace an existing file.")
 @lang_option
 @usage_errors
-def show(path: str | None, number: int, turn: int | None, before: bool, position_text: str | None,
-         dice_text: str | None, rules: tuple[str, ...], output: str | None, force: bool, lang: str) -> None:
+def show(path: str | None, number: int, turn: int | None, move_text: str | None, before: bool,
+         position_text: str | None, dice_text: str | None, rules: tuple[str, ...], output: str | None, force: bool,
+         lang: str) -> None:
     """A board: a game's position at a roll, or a given --position.
 
-    Without -o the board is printed as text. When the roll is illegal, its
+    FILE:LINE (or FILE:LINE:COLUMN, as validate prints a finding's place) shows
+    the game and the roll of that place. Without -o the board is printed as text. When the roll is illegal, its
     finding is shown (in red in a picture) and the offending step is marked.
     """
     from .board import BoardView, board_figure, text_diagram, turn_view
-    from .charts import save_figure
 
     if (path is None) == (position_text is None):
         raise click.UsageError("give either a FILE or --position")
@@ -330,12 +393,22 @@ def show(path: str | None, number: int, turn: int | None, before: bool, position
     if position_text:
         view = BoardView(parse_position(position_text), parse_dice(dice_text) if dice_text else None)
     else:
+        place = re.fullmatch(r"(.+?):(\d+)(?::(\d+))?", path) if not os.path.exists(path) else None
+        if place:  # FILE:LINE[:COLUMN], as validate prints a finding's place
+            path = place.group(1)
+            number, turn = locate(path, int(place.group(2)), int(place.group(3) or 10**9))
         _, result = load_game(path, number, rules)
+        if move_text:
+            if turn is not None:
+                raise click.UsageError("give --turn or --move, not both")
+            turn = roll_of_move(result, move_text)
         try:
             view = turn_view(result, turn, before=before)
         except ValueError as error:
             raise click.UsageError(str(error)) from None
     if output:
+        from .charts import save_figure
+
         save_figure(board_figure(view, lang), output, force=force)
     else:
         click.echo(text_diagram(view, lang))

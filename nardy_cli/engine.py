@@ -16,7 +16,7 @@ from itertools import accumulate
 from typing import NamedTuple
 
 from .position import CHECKERS, Board, Position
-from .record import BAR, OFF, SIDE_NAMES, WHITE, Move, other, point_name
+from .record import BAR, BLACK, OFF, SIDE_NAMES, WHITE, Move, other, point_name
 from .rules import Rules
 from .variants import CASCADE_STEPS, HEAD, VARIANTS, cascade_steps
 
@@ -290,7 +290,9 @@ class _Turn:
         name, rules = SIDE_NAMES[self.side], self.rules
         target = point_name(max(src - die, 0))
         if reason == _NO_CHECKER:
-            return Finding("no-checker", f"{name} has no checker on {point_name(src)}")
+            hint = (" (Black's points are counted from Black's own side: was the play written in "
+                    "White's numbering?)" if self.side == BLACK else "")
+            return Finding("no-checker", f"{name} has no checker on {point_name(src)}{hint}")
         if reason == _BAR_FIRST:
             return Finding("bar", f"{name} must enter the checker on the bar before moving {point_name(src)}")
         if reason == _HEAD:
@@ -779,9 +781,12 @@ class _LegSearch:
         return sorted(paths, key=lambda entry: (len(entry[0]), hits_on_the_way(entry[0])))
 
     def _dice_finding(self, src: int, dst: int, dice: tuple[int, ...]) -> Finding:
-        left = "no dice" if not dice else "/".join(map(str, dice))
+        roll = f"{self.turn.dice[0]}{self.turn.dice[1]}"
+        if not dice:
+            return Finding("dice", f"{point_name(src)}/{point_name(dst)} is a move too many: the moves before it "
+                           f"use every die of the roll {roll}")
         return Finding("dice", f"{point_name(src)}/{point_name(dst)} cannot be played "
-                       f"with the dice left ({left}) of the roll {self.turn.dice[0]}{self.turn.dice[1]}")
+                       f"with the dice left ({'/'.join(map(str, dice))}) of the roll {roll}")
 
 
 CATEGORIES = ("koks", "home-mars", "mars", "oin")

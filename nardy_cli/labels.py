@@ -41,7 +41,8 @@ TEXT: dict[str, tuple[str, str]] = {
     "p_rolls": ("p (21 rolls)", "p (21 бросок)"),
     "chi2_doubles": ("χ² (doubles)", "χ² (дубли)"),
     "p_doubles": ("p (doubles)", "p (дубли)"),
-    "flagged": ("suspicious (p < 0.01)", "подозрительно (p < 0,01)"),
+    "flagged": ("suspicious (p < 0.01)", "подозрительно (p < 0.01)"),
+    "too_few": ("too few rolls (< {n})", "мало бросков (< {n})"),
     "yes": ("yes", "да"),
     "no": ("no", "нет"),
     "all": ("all players", "все игроки"),
@@ -58,6 +59,45 @@ TEXT: dict[str, tuple[str, str]] = {
     "passes": ("the passed steps {steps} first", "сначала переданные ходы {steps}"),
     "numbering": ("points in White's numbering", "пункты в нумерации белых"),
     "side": ("side", "сторона"),
+    "move": ("move", "ход"),
+    "move_number": ("move", "ход"),
+    "line": ("line", "строка"),
+    "roll": ("roll", "бросок"),
+    "game_over": ("game over: {side} won {how}, {points}", "партия окончена: {side} выиграли {how}, {points}"),
+    "game_drawn": ("game over: a draw by the last roll", "партия окончена: ничья последним броском"),
+    "how_oin": ("with oin", "оином"),
+    "how_mars": ("with mars", "марсом"),
+    "how_home-mars": ("with home mars", "домашним марсом"),
+    "how_koks": ("with koks", "коксом"),
+    "how_drop": ("on a dropped double", "отказом от удвоения"),
+    "how_resign": ("by resignation", "сдачей"),
+    "files_one": ("{n} file", "{n} файл"),
+    "files_few": ("{n} files", "{n} файла"),
+    "files_many": ("{n} files", "{n} файлов"),
+    "games_one": ("{n} game", "{n} партия"),
+    "games_few": ("{n} games", "{n} партии"),
+    "games_many": ("{n} games", "{n} партий"),
+    "turns_one": ("{n} turn", "{n} ход"),
+    "turns_few": ("{n} turns", "{n} хода"),
+    "turns_many": ("{n} turns", "{n} ходов"),
+    "legal_games_one": ("{n} legal game", "{n} партия без нарушений"),
+    "legal_games_few": ("{n} legal games", "{n} партии без нарушений"),
+    "legal_games_many": ("{n} legal games", "{n} партий без нарушений"),
+    "findings_one": ("{n} finding", "{n} нарушение"),
+    "findings_few": ("{n} findings", "{n} нарушения"),
+    "findings_many": ("{n} findings", "{n} нарушений"),
+    "unreadable_one": ("{n} unreadable input", "{n} нечитаемый вход"),
+    "unreadable_few": ("{n} unreadable inputs", "{n} нечитаемых входа"),
+    "unreadable_many": ("{n} unreadable inputs", "{n} нечитаемых входов"),
+    "points_one": ("{n} point", "{n} очко"),
+    "points_few": ("{n} points", "{n} очка"),
+    "points_many": ("{n} points", "{n} очков"),
+    "cube": ("cube", "куб"),
+    "cube_centre": ("in the centre", "в центре"),
+    "cube_w": ("White's", "у белых"),
+    "cube_b": ("Black's", "у чёрных"),
+    "marks": ("on the board: - from, + to", "на доске: - откуда, + куда"),
+    "white_numbering": ("in White's numbering", "в нумерации белых"),
     "path": ("file", "файл"),
     "action": ("action", "действие"),
     "code": ("finding", "нарушение"),
@@ -73,6 +113,9 @@ TEXT: dict[str, tuple[str, str]] = {
     "title_first_mover": ("First-mover advantage", "Преимущество первого хода"),
     "title_dice": ("Dice", "Кости"),
     "title_race": ("Pip count race", "Гонка: пипсы по ходам"),
+    "board": ("board", "доска"),
+    "title_inputs": ("Inputs and rules", "Входные файлы и правила"),
+    "rules": ("rules", "правила"),
     "title_findings": ("Illegal moves and other findings", "Нарушения правил и другие замечания"),
     "more_findings": ("… and {n} more: see findings.csv", "… и ещё {n}: см. findings.csv"),
     "no_findings": ("No findings: every game is legal.", "Замечаний нет: все партии по правилам."),
@@ -89,6 +132,10 @@ TEXT: dict[str, tuple[str, str]] = {
     "complete": ("complete", "завершён"),
     "crawford_game": ("Crawford game", "партия Кроуфорда"),
     "first_game": ("first game", "первая партия"),
+    "observed": ("obs.", "набл."),
+    "expected": ("exp.", "ожид."),
+    "share_of_games": ("share of the player's games (%)", "доля партий игрока (%)"),
+    "illegal_turn": ("illegal turn", "ход с нарушением"),
     "observed_expected": ("observed / expected", "наблюдаемое / ожидаемое"),
     "first_die": ("higher die", "старшая кость"),
     "second_die": ("lower die", "младшая кость"),
@@ -127,6 +174,17 @@ TEXT: dict[str, tuple[str, str]] = {
     "luck": ("luck", "удача"),
     "luck_per_game": ("luck per game", "удача за партию"),
 }
+
+
+def plural(key: str, n: int, lang: str = "en") -> str:
+    """``n`` with the plural form of ``key`` (``KEY_one``, ``KEY_few``, ``KEY_many``) that ``lang``
+    wants: English one/many; Russian 1, 21, 31… one, 2–4, 22–24… few, else many (11–14 many)."""
+    if lang == "ru":
+        form = "one" if n % 10 == 1 and n % 100 != 11 else "few" if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14 \
+            else "many"
+    else:
+        form = "one" if n == 1 else "many"
+    return tr(f"{key}_{form}", lang, n=n)
 
 
 def tr(key: str, lang: str = "en", **values: Any) -> str:

@@ -21,6 +21,17 @@ BLACK = "b"
 SIDES = (WHITE, BLACK)
 SIDE_NAMES = {WHITE: "White", BLACK: "Black"}
 
+STANDARD_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "WhiteRating", "BlackRating", "Variant",
+                 "Rules", "Position", "Result", "Termination", "MatchLength", "Game", "Score", "Crawford",
+                 "Annotator")
+"""The tags of formats/ntn.md; readers keep any other tag too."""
+_STANDARD_BY_CASE = {name.lower(): name for name in STANDARD_TAGS}
+
+
+def standard_name(tag: str) -> str:
+    """A tag's standard spelling when it is a standard tag written in another case (``variant``)."""
+    return _STANDARD_BY_CASE.get(tag.lower(), tag)
+
 BAR = 25
 OFF = 0
 
@@ -237,7 +248,8 @@ class GameRecord:
     ``Result``, ``MatchLength``, ``Game``, ``Score``...); a reader keeps every
     tag it finds, in order. ``result`` is the result token as written
     (``2-0``, ``1/2-1/2``, ``*``) or None when the record has none;
-    ``result_line``/``result_column`` locate it (0 when the notation cannot).
+    ``result_line``/``result_column`` locate it (0 when the notation cannot), as
+    ``tag_places`` locates the tags (those of notations that can).
     """
 
     tags: dict[str, str] = field(default_factory=dict)
@@ -251,6 +263,7 @@ class GameRecord:
     line: int = 0
     result_line: int = 0
     result_column: int = 0
+    tag_places: dict[str, tuple[int, int]] = field(default_factory=dict, compare=False)  # name: (line, column)
 
     def __setattr__(self, name: str, value: Any) -> None:
         if name == "errors" and not isinstance(value, CappedErrors):

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 
 from .engine import Engine, Finding, Outcome, game_outcome, outcome_category
 from .position import CHECKERS, Position, PositionError
-from .record import SIDE_NAMES, WHITE, Action, GameRecord, Move, next_cell, other
+from .record import SIDE_NAMES, STANDARD_TAGS, WHITE, Action, GameRecord, Move, next_cell, other
 from .rules import OPTIONS, SCORING, Rules, RulesError, stated_options
 from .scores import UNFINISHED, Result, Score, is_money, match_length, point_readings, result_error
 from .variants import VARIANTS
@@ -82,15 +82,28 @@ class GameReplay:
         return not self.findings
 
 
-def game_rules(record: GameRecord, overrides: list[str] | tuple[str, ...] = ()) -> Rules:
-    """The rules a game is judged under: its variant's preset, its ``Rules`` tag, then ``overrides``.
+def game_rules(record: GameRecord, overrides: list[str] | tuple[str, ...] = ()) -> tuple[Rules, RulesError | None]:
+    """The rules a game is judged under: its variant's preset, its ``Rules`` tag, then ``overrides``,
+    and the error of a ``Rules`` tag that is not a valid rule text (the tag is then left out).
 
-    Raises :class:`RulesError` when the tag or an override is not a valid rule text.
+    Raises :class:`RulesError` when the variant or an override is not valid.
     """
     rules = Rules.preset(record.variant)
+    error = None
     if record.tags.get("Rules"):
-        rules = Rules.parse(record.tags["Rules"], base=rules)
-    return rules.with_options(list(overrides), own_only=True)
+        try:
+            rules = Rules.parse(record.tags["Rules"], base=rules)
+        except RulesError as tag_error:
+            error = tag_error
+    return rules.with_options(list(overrides), own_only=True), error
+
+
+def tag_findings(record: GameRecord) -> list[GameFinding]:
+    """A ``tag`` finding for each tag that is not a standard tag of formats/ntn.md (``--strict``)."""
+    return [GameFinding("tag", f"unknown tag {name!r} (kept): the standard tags are {', '.join(STANDARD_TAGS)}",
+                        line=record.tag_places.get(name, (record.line, 1))[0],
+                        column=record.tag_places.get(name, (record.line, 1))[1])
+            for name in record.tags if name not in STANDARD_TAGS]
 
 
 def action_text(action: Action) -> str:
@@ -503,12 +516,12 @@ def replay(record: GameRecord, overrides: list[str] | tuple[str, ...] = ()) -> G
     :mod:`nardy_cli.matches`.
     """
     try:
-        rules = game_rules(record, overrides)
+        rules, tag_error = game_rules(record, overrides)
     except RulesError as error:
         rules = Rules.preset(record.variant if record.variant in VARIANTS else "long")
         result = GameReplay(record, rules, complete=False)
-        result.findings.append(GameFinding("syntax", f"rules: {error}", line=record.line,
-                                                    column=1))
+        line, column = record.tag_places.get("Variant", (record.line, 1))
+        result.findings.append(GameFinding("syntax", f"rules: {error}", line=line, column=column))
         return result
     replayer = _Replayer(record, rules, stated_options(record.tags.get("Rules", "")) | stated_options(overrides))
     for error in record.errors:
@@ -520,4 +533,11 @@ def replay(record: GameRecord, overrides: list[str] | tuple[str, ...] = ()) -> G
                                                     "this game, not listed", line=last.line, column=last.column))
     replayer.result.notes.extend(GameFinding("note", note.message, line=note.line, column=note.column)
                                  for note in record.notes)
-    return replayer.run()
+    if tag_error is not None:
+        line, column = record.tag_places.get("Rules", (record.line, 1))
+        replayer.result.findings.append(GameFinding(
+            "syntax", f"Rules tag: {tag_error}; the game is judged without the tag, under {rules}",
+            line=line, column=column))
+    result = replayer.run()
+    result.findings.sort(key=lambda finding: (finding.line, finding.column))  # in the order of the file
+    return result

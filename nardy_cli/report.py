@@ -8,31 +8,36 @@ from __future__ import annotations
 
 import base64
 import html
+import re
 from pathlib import Path
 
 import pandas as pd
 from matplotlib.figure import Figure
 
+from .board import finding_boards
 from .charts import FORMATS, dice_chart, first_mover_chart, lengths_chart, outcomes_chart, save_figure
 from .output import atomic_output
 from .aggregates import FINDING_COLUMNS, GROUPINGS, MATCH_COLUMNS, Aggregates
-from .labels import tr
+from .labels import plural, tr
 from .tables import REPORT_PAGE, report_folder
 from .stats import (dice_counts, dice_fairness, fairness_display, luck_display, luck_table, outcome_counts,
                     outcomes_display, quality_display, quality_summary, standings_display, standings_table, summarize,
                     summary_display)
 
-SHOWN_FINDING_COLUMNS = ("path", "game", "turn", "side", "action", "code", "message", "option")
+SHOWN_FINDING_COLUMNS = ("path", "line", "game", "move_number", "side", "action", "code", "message", "option")
 
 _STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1200px; color: #222; }
 h1, h2 { color: #5c3a1e; }
-table { border-collapse: collapse; margin: 1em 0; font-size: 0.9em; }
-th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: right; }
-th { background: #f3e3c3; }
+table { border-collapse: collapse; margin: 1em 0; font-size: 0.8em; }
+th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: right; white-space: nowrap; }
+th { background: #f3e3c3; vertical-align: bottom; white-space: normal; }
 td:first-child, th:first-child { text-align: left; }
 img { max-width: 100%; margin: 0.5em 0; }
-.finding td { text-align: left; }
+.finding td, .finding th, .inputs td, .inputs th { text-align: left; }
+.finding td:nth-child(8) { white-space: normal; min-width: 20em; }
+.finding td:first-child { white-space: normal; overflow-wrap: anywhere; max-width: 16em; }
+.wide { overflow-x: auto; max-width: 100%; }
 """
 
 
@@ -57,7 +62,18 @@ def report_charts(aggregates: Aggregates, lang: str) -> dict[str, Figure]:
 
 
 def _html_table(table: pd.DataFrame, css_class: str = "") -> str:
-    return table.astype(object).fillna("—").to_html(index=False, border=0, classes=css_class or None)
+    """A table as HTML, headers aligned as their columns (no pandas inline style), in a box that
+    scrolls sideways rather than overflowing the page."""
+    text = table.astype(object).fillna("—").to_html(index=False, border=0, classes=css_class or None)
+    return '<div class="wide">' + text.replace(' style="text-align: right;"', "") + "</div>"
+
+
+def _inputs_html(aggregates: Aggregates, lang: str) -> str:
+    """The files read and the rule sets the games were judged under, with their games."""
+    files = pd.DataFrame([(name, totals.games) for name, totals in aggregates.groups["file"].items()],
+                         columns=[tr("file", lang), tr("games", lang)])
+    rules = pd.DataFrame(sorted(aggregates.rule_sets.items()), columns=[tr("rules", lang), tr("games", lang)])
+    return _html_table(files, "inputs") + _html_table(rules, "inputs")
 
 
 def _image(png: bytes, title: str) -> str:
@@ -65,12 +81,17 @@ def _image(png: bytes, title: str) -> str:
     return f'<img src="data:image/png;base64,{data}" alt="{html.escape(title)}">'
 
 
-def _findings_html(aggregates: Aggregates, lang: str) -> str:
+def _findings_html(aggregates: Aggregates, lang: str, boards: list[str | None] | None = None) -> str:
     if not aggregates.findings:
         return f"<p>{html.escape(tr('no_findings', lang))}</p>"
     shown = pd.DataFrame(aggregates.first_findings, columns=list(FINDING_COLUMNS)).loc[:, list(SHOWN_FINDING_COLUMNS)]
+    if boards:
+        shown["board"] = boards
     shown["side"] = shown["side"].map(lambda side: tr(side, lang), na_action="ignore")
+    shown["move_number"] = shown["move_number"].astype("Int64")  # move 5, not 5.0, where a result has none
     text = _html_table(shown.rename(columns=lambda column: tr(column, lang)), "finding")
+    text = re.sub(r"<td>(boards/finding-\d+\.png)</td>",
+                  lambda match: f'<td><a href="{match.group(1)}">{html.escape(tr("board", lang))}</a></td>', text)
     if aggregates.findings > len(shown):
         text += f"<p>{html.escape(tr('more_findings', lang, n=aggregates.findings - len(shown)))}</p>"
     return text
@@ -86,7 +107,7 @@ def _matches_html(aggregates: Aggregates, lang: str) -> str:
 
 
 def render_html(aggregates: Aggregates, tables: dict[str, pd.DataFrame], charts: dict[str, Figure],
-                pngs: dict[str, bytes], lang: str) -> str:
+                pngs: dict[str, bytes], lang: str, boards: list[str | None] | None = None) -> str:
     """The report page from the aggregates, :func:`report_tables`, the charts and their PNG
     renderings: summary, players, outcomes, lengths, dice, findings."""
     def section(key: str, *parts: str) -> str:
@@ -95,8 +116,9 @@ def render_html(aggregates: Aggregates, tables: dict[str, pd.DataFrame], charts:
     def chart(name: str) -> str:
         return _image(pngs[name], charts[name].get_label())
 
-    summary = tr("summary_line", lang, games=aggregates.games, files=len(aggregates.groups["file"]),
-                 turns=aggregates.turns, legal=aggregates.legal, findings=aggregates.findings)
+    summary = ", ".join(plural(key, count, lang) for key, count in (
+        ("games", aggregates.games), ("files", len(aggregates.groups["file"])), ("turns", aggregates.turns),
+        ("legal_games", aggregates.legal), ("findings", aggregates.findings)))
     body = [
         f"<h1>{html.escape(tr('title_report', lang))}</h1>",
         section("title_summary", f"<p>{html.escape(summary)}</p>",
@@ -108,7 +130,8 @@ def render_html(aggregates: Aggregates, tables: dict[str, pd.DataFrame], charts:
         section("title_lengths", chart("lengths")),
         section("title_dice", _html_table(fairness_display(tables["dice_fairness"], lang)), chart("dice")),
         section("title_luck", _html_table(luck_display(tables["luck"], lang))),
-        section("title_findings", _findings_html(aggregates, lang)),
+        section("title_findings", _findings_html(aggregates, lang, boards)),
+        section("title_inputs", _inputs_html(aggregates, lang)),
     ]
     if "analysis_by_player" in tables:
         body.insert(3, section("title_quality", _html_table(quality_display(tables["analysis_by_player"], lang))))
@@ -134,6 +157,7 @@ def write_report(out_dir: str | Path, aggregates: Aggregates, lang: str = "en", 
             save_figure(figure, folder / f"{name}.{fmt}", force=True)
     pngs = {name: (folder / f"{name}.png").read_bytes() for name in charts}
     page = folder / REPORT_PAGE
+    boards = finding_boards(aggregates.first_findings, folder, lang)
     with atomic_output(str(page), force=True) as handle:
-        handle.write(render_html(aggregates, tables, charts, pngs, lang))
+        handle.write(render_html(aggregates, tables, charts, pngs, lang, boards))
     return page

@@ -89,12 +89,14 @@ class Rules:
         for key, value in pairs:
             allowed = OPTIONS.get(key)
             if allowed is None:
-                raise RulesError(f"unknown rule option {key!r}: expected one of {', '.join(OPTIONS)}")
+                raise RulesError(f"unknown rule option {key!r}: the options are {option_values()}")
             values = allowed.get(rules.variant)
-            if values is None and own_only:
-                continue
+            if own_only and (values is None or value not in values and
+                             any(value in other for other in allowed.values())):
+                continue  # an option or a value of the other game
             if values is None:
-                raise RulesError(f"rule option {key!r} does not exist in {rules.title}")
+                raise RulesError(f"rule option {key!r} does not exist in {rules.title}: "
+                                 f"its options are {option_values([rules.variant])}")
             if value not in values:
                 raise RulesError(f"{key}={value} is not allowed in {rules.title}: expected one of {', '.join(values)}")
             rules = replace(rules, **{key: value})
@@ -133,18 +135,36 @@ def stated_options(settings: "str | list[str] | tuple[str, ...]") -> set[str]:
     return {word.partition("=")[0].strip().replace("-", "_") for word in words if "=" in word} - {"variant"}
 
 
-def check_overrides(settings: "list[str] | tuple[str, ...]") -> None:
-    """Raise :class:`RulesError` unless every ``key=value`` is valid in at least one variant."""
+def option_values(variants: list[str] | tuple[str, ...] = VARIANTS) -> str:
+    """Every option of ``variants`` with its values, the default first: how errors and help list them.
+
+    >>> option_values(["short"])
+    'scoring=backgammon, cube=on|off, crawford=on|off, jacoby=off|on (short nardy)'
+    """
+    return "; ".join(", ".join(f"{key}={'|'.join(values[variant])}" for key, values in OPTIONS.items()
+                               if variant in values) + f" ({variant} nardy)" for variant in variants)
+
+
+def check_overrides(settings: list[str] | tuple[str, ...], variants: list[str] | tuple[str, ...] = VARIANTS) -> None:
+    """Raise :class:`RulesError` unless every ``key=value`` is valid in at least one of ``variants``;
+    the error lists every option and value of those variants."""
     for setting in settings:
-        errors = []
-        for variant in VARIANTS:
-            try:
-                Rules.preset(variant).with_options([setting])
-            except RulesError as error:
-                errors.append(str(error))
-        if len(errors) == len(VARIANTS):
-            raise RulesError(errors[0] if "unknown" in errors[0] or "expected key" in errors[0] else
-                             " / ".join(errors))
+        key, sep, value = setting.partition("=")
+        key, value = key.strip().replace("-", "_"), value.strip()
+        if not sep or not value:
+            raise RulesError(f"expected key=value, found {setting!r}")
+        if key == "variant":
+            Rules.preset(value)
+            continue
+        if key not in OPTIONS:
+            raise RulesError(f"unknown rule option {key!r}: the options are {option_values(variants)}")
+        if not any(value in OPTIONS[key].get(variant, ()) for variant in variants):
+            present = [variant for variant in variants if variant in OPTIONS[key]]
+            if not present:
+                raise RulesError(f"rule option {key!r} does not exist in {' or '.join(variants)} nardy: "
+                                 f"the options are {option_values(variants)}")
+            allowed = "; ".join(f"{'|'.join(OPTIONS[key][variant])} ({variant} nardy)" for variant in present)
+            raise RulesError(f"{key}={value} is not a value of {key}: expected {allowed}")
 
 
 LONG = Rules.preset("long")

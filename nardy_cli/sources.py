@@ -271,7 +271,40 @@ def _compression(name: str, stream: Any = None) -> str | None:
     return next((extension for magic, extension in _MAGIC if magic.match(head)), None)
 
 
+READ_HOOKS: list[Callable[[int], None]] = []
+"""Told the number of bytes of every read of an input file from disk (progress bars)."""
+
+
+class _Counted(io.RawIOBase):
+    """The reads of ``stream``, told to :data:`READ_HOOKS` (``counting``) and closing ``also`` with it."""
+
+    def __init__(self, stream: Any, *, counting: bool, also: Any = None) -> None:
+        super().__init__()
+        self._stream, self._counting, self._also = stream, counting, also
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        count = self._stream.readinto(buffer) or 0
+        for hook in READ_HOOKS if self._counting else ():
+            hook(count)
+        return count
+
+    def close(self) -> None:
+        self._stream.close()
+        if self._also is not None:
+            self._also.close()
+        super().close()
+
+
 def _open_file(path: str) -> IO[bytes]:
+    if READ_HOOKS:
+        raw = io.BufferedReader(_Counted(open(path, "rb", buffering=0), counting=True))
+        compression = _compression(path, raw)
+        if compression is None:
+            return raw
+        return io.BufferedReader(_Counted(_COMPRESSED[compression](raw), counting=False, also=raw))
     compression = _compression(path)
     if compression is None:
         raw = open(path, "rb")
@@ -298,6 +331,8 @@ def _archive(path: str, version: tuple[int, int]) -> zipfile.ZipFile:
 def _open_member(path: str, member: zipfile.ZipInfo) -> IO[bytes]:
     status = os.stat(path)
     raw = _archive(path, (status.st_mtime_ns, status.st_size)).open(member)
+    for hook in READ_HOOKS:  # a member counts as its compressed size, read at once
+        hook(member.compress_size)
     compression = _compression(member.filename, raw)
     return _COMPRESSED[compression](raw) if compression else raw
 

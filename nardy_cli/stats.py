@@ -17,6 +17,9 @@ from .luck import EXPECTED_PIPS, LuckSums
 from .standings import STANDINGS_COLUMNS
 
 FAIRNESS_ALPHA = 0.01
+MIN_FLAG_ROLLS = 180
+"""Rolls below which no player is flagged: the chi-square test of the 21 rolls needs about five
+expected rolls of each (180 × 1/36 = 5); with fewer, its p-value is not to be trusted."""
 ROLL_PROBABILITIES = np.array([(1 if c[0] == c[1] else 2) / 36 for c in ROLL_CLASSES])  # with fair dice
 
 
@@ -205,7 +208,8 @@ def dice_fairness(counts: pd.DataFrame) -> pd.DataFrame:
     Columns: ``n`` rolls, ``doubles`` and ``doubles_rate`` (1/6 expected),
     chi-square and p-value of the 21 roll classes (``chi2_rolls``, ``p_rolls``,
     20 degrees of freedom) and of doubles against non-doubles (``chi2_doubles``,
-    ``p_doubles``), and ``flagged`` when either p-value is below 0.01.
+    ``p_doubles``), and ``flagged`` when either p-value is below 0.01 over at
+    least :data:`MIN_FLAG_ROLLS` rolls.
     """
     observed = counts.to_numpy(dtype=float)
     n = observed.sum(axis=1)
@@ -215,7 +219,8 @@ def dice_fairness(counts: pd.DataFrame) -> pd.DataFrame:
     with np.errstate(divide="ignore", invalid="ignore"):
         table = pd.DataFrame({"n": n.astype(int), "doubles": doubles.astype(int), "doubles_rate": doubles / n,
                               "chi2_rolls": chi2_rolls, "p_rolls": p_rolls, "chi2_doubles": chi2_doubles,
-                              "p_doubles": p_doubles, "flagged": np.fmin(p_rolls, p_doubles) < FAIRNESS_ALPHA},
+                              "p_doubles": p_doubles,
+                              "flagged": (np.fmin(p_rolls, p_doubles) < FAIRNESS_ALPHA) & (n >= MIN_FLAG_ROLLS)},
                              index=counts.index)
     return table.sort_values("n", ascending=False, kind="stable")
 
@@ -254,19 +259,30 @@ def summary_display(summary: pd.DataFrame, lang: str = "en") -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def shortened(fairness: pd.DataFrame, min_rolls: int = 0, top: int | None = None) -> pd.DataFrame:
+    """The rows of a :func:`dice_fairness` table with at least ``min_rolls`` rolls, the ``top`` with
+    the most (the ``all`` row of every player is always kept)."""
+    total = fairness.index == "all"
+    rows = fairness[~total & (fairness["n"] >= min_rolls)]
+    if top is not None:
+        rows = rows.head(top)
+    return pd.concat([fairness[total], rows])
+
+
 def fairness_display(fairness: pd.DataFrame, lang: str = "en") -> pd.DataFrame:
-    """A :func:`dice_fairness` table as text cells with headers in ``lang``."""
+    """A :func:`dice_fairness` table as text cells with headers in ``lang``: n beside the p-values,
+    and ``too few rolls`` instead of a verdict below :data:`MIN_FLAG_ROLLS`."""
     by = fairness.index.name
     rows = []
     for key, row in fairness.iterrows():
+        verdict = "yes" if row["flagged"] else "no" if row["n"] >= MIN_FLAG_ROLLS else "too_few"
         rows.append({tr(by or "player", lang): tr(key, lang) if key == "all" else key,
-                     tr("n", lang): int(row["n"]), tr("doubles", lang): int(row["doubles"]),
+                     tr("n", lang): int(row["n"]),
+                     tr("p_rolls", lang): f"{row['p_rolls']:.3g}",
+                     tr("p_doubles", lang): f"{row['p_doubles']:.3g}",
                      tr("doubles_rate", lang): _percent(row["doubles_rate"]),
                      tr("chi2_rolls", lang): f"{row['chi2_rolls']:.1f}",
-                     tr("p_rolls", lang): f"{row['p_rolls']:.3g}",
-                     tr("chi2_doubles", lang): f"{row['chi2_doubles']:.2f}",
-                     tr("p_doubles", lang): f"{row['p_doubles']:.3g}",
-                     tr("flagged", lang): tr("yes" if row["flagged"] else "no", lang)})
+                     tr("flagged", lang): tr(verdict, lang, n=MIN_FLAG_ROLLS)})
     return pd.DataFrame(rows)
 
 

@@ -2,14 +2,16 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from .corpus import CorpusGame
 from .matches import MatchChecker, MatchGame, match_game
 from .record import SIDE_NAMES
-from .replay import GameFinding, GameReplay, replay
+from .replay import GameFinding, GameReplay, replay, tag_findings
+
+R = TypeVar("R")
 
 
 @dataclass
@@ -81,6 +83,13 @@ def validate_games(games: Iterator[CorpusGame], overrides: tuple[str, ...] = ()
     """Replay each game under its rules with ``overrides`` applied."""
     for game in games:
         yield game, replay(game.record, overrides)
+
+
+def with_tag_findings(game: CorpusGame, result: GameReplay, build: Callable[[CorpusGame, GameReplay], R]) -> R:
+    """``build(game, result)`` with a finding for each unknown tag (``validate --strict``)."""
+    result.findings.extend(tag_findings(game.record))
+    result.findings.sort(key=lambda finding: (finding.line, finding.column))
+    return build(game, result)
 
 
 class Placed(Protocol):

@@ -1,5 +1,8 @@
 """Board diagrams and pictures, and the show command."""
 import io
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -7,11 +10,23 @@ from matplotlib.patches import Circle, FancyArrowPatch
 
 import nardy_cli.cli_analysis  # noqa: F401  (attaches stats, plot and show to the group)
 from nardy_cli import notations
-from nardy_cli.board import BoardView, board_figure, board_points, text_diagram, turn_view
+from nardy_cli.board import BoardView, board_figure, board_points, over_text, text_diagram, turn_view
 from nardy_cli.cli import cli
 from nardy_cli.position import Position
 from nardy_cli.record import BLACK, WHITE
+from nardy_cli.corpus import iter_games
 from nardy_cli.replay import replay
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def parse_ntn(text: str):
+    return next(notations.notation("ntn").read_games(text.splitlines(keepends=True), "game.ntn"))
+
+
+def run_game(path: str, number: int):
+    games = list(iter_games([str(ROOT / path)], on_error=print))
+    return replay(games[number - 1].record)
 
 # Black's 62 leaves a blot on Black's 18 (White's 7); in row 2 Black's 6/1(2) hits White's blot on
 # White's 24 (Black's 1); White then moves 13/11 with a checker on the bar (illegal), and Black's
@@ -87,7 +102,7 @@ def test_turn_view_after_a_legal_roll():
     result = replayed_illegal_game()
     view = turn_view(result, 3)
     assert view.position == result.turns[2].after and view.dice == (6, 4) and view.mover == WHITE
-    assert view.steps == () and view.note is None
+    assert view.steps == ((24, 18), (13, 9)) and view.note is None  # the play, marked as arrows
     assert turn_view(result, 3, before=True).position == result.turns[2].before
     assert turn_view(result, 0).position == result.start
     text = text_diagram(view)
@@ -101,10 +116,10 @@ def test_turn_view_of_illegal_rolls_marks_the_steps():
     assert bar.steps == ((13, 11), (6, 5))  # the finding names no step: the whole play is marked
     stopped = turn_view(result)
     assert stopped.position == result.final and stopped.mover == BLACK and stopped.dice == (4, 3)
-    assert stopped.steps == ((24, 20),)
+    assert stopped.steps == ((24, 20), (13, 10)) and stopped.bad == 0  # the play; the finding names 24/20
     assert stopped.note.startswith("blocked: 24/20: point 20 is made by two or more checkers of White")
     text = text_diagram(stopped)
-    assert " >> 24/20" in text and " !! blocked: 24/20" in text
+    assert " >> 24/20 13/10 = 1/5 12/15 (in White's numbering)" in text and " !! blocked: 24/20" in text
     with pytest.raises(ValueError, match="no replayed roll 7: its rolls are 1-6"):
         turn_view(result, 7)
 
@@ -120,7 +135,11 @@ def test_board_figure_draws_checkers_arrows_and_the_finding():
     drawn += sum(min(position.board(side)[25], 4) for side in (WHITE, BLACK))
     assert len(checkers) == drawn
     arrows = [patch for patch in axes.patches if isinstance(patch, FancyArrowPatch)]
-    assert len(arrows) == 1
+    assert len(arrows) == 2  # the play's steps; the one the finding names in red
+    assert [arrow.get_edgecolor()[:3] for arrow in arrows] == [(0.8392156862745098, 0.15294117647058825,
+                                                                  0.1568627450980392),
+                                                                 (0.12156862745098039, 0.4666666666666667,
+                                                                  0.7058823529411765)]
     # Black's 24/20 runs from White's 1 to White's 5 on the lower row (x = 12.5 and 8.5)
     path = arrows[0].get_path()
     (start_x, _), (end_x, _) = path.vertices[0], path.vertices[2]  # the curve: start, control, end
@@ -128,7 +147,59 @@ def test_board_figure_draws_checkers_arrows_and_the_finding():
     texts = {text.get_text(): text.get_color() for text in axes.texts}
     note = next(text for text in texts if text.startswith("blocked: 24/20"))
     assert texts[note] == "#d62728"
-    assert figure.get_label() == "short nardy · Black to move, dice 4-3 (points in White's numbering)"
+    assert figure.get_label() == ("O Ann (White) – X Boris (Black)\nmove 3 Black 43: 24/20 13/10\n"
+                                  "short nardy · Black to move, dice 4-3 (points in White's numbering)")
+
+
+KAZAN = "sample_games/long/kazan-cup-2026.ntn"
+
+
+def test_show_says_the_game_is_over_who_won_how_and_the_points():
+    text = run("show", KAZAN, "--game", "2").output
+    assert " long nardy · White played 2-6 · game over: White won with oin, 1 point (points" in text
+    assert "to move" not in text.splitlines()[-2]
+    dropped = replay(parse_ntn('[Variant "short"]\n\n1. 31: 8/5 6/5  double 2\n2. drop\n0-1\n'))
+    assert over_text(turn_view(dropped), "en") == "game over: Black won on a dropped double, 1 point"
+    assert over_text(turn_view(dropped, before=True), "en") is None
+    resigned = replay(parse_ntn('[Variant "long"]\n\n1. 63: 24/18/15  resign 2\n2-0\n'))
+    assert over_text(turn_view(resigned), "ru") == "партия окончена: белые выиграли сдачей, 2 очка"
+
+
+def test_show_draws_the_cube_in_the_terminal_and_the_picture(tmp_path):
+    text = run("show", "sample_games/short/club-night-cube.ntn", "--turn", "20").output
+    assert "· cube 2, White's (points" in text
+    figure = board_figure(turn_view(replay(parse_ntn(
+        (ROOT / "sample_games/short/club-night-cube.ntn").read_text(encoding="utf-8"))), 20))
+    texts = [text.get_text() for text in figure.axes[0].texts]
+    assert "2" in texts and "cube" in texts
+
+
+def test_show_prints_blacks_play_in_both_numberings_and_names_the_move():
+    text = run("show", KAZAN, "--game", "2", "--turn", "10").output
+    assert text.startswith(" O Гасанова Л. (White) – X Смирнов И. (Black)\n move 5 Black 54: 24/19 24/20\n")
+    assert " >> 24/19 24/20 = 12/7 12/8 (in White's numbering)" in text
+
+
+def test_show_file_line_opens_the_turn_of_a_finding():
+    by_place = run("show", f"{KAZAN}:73:31").output
+    assert by_place == run("show", KAZAN, "--game", "2", "--turn", "10").output
+    assert run("show", f"{KAZAN}:302").output == run("show", KAZAN, "--game", "5").output
+    assert run("show", f"{KAZAN}:1").output == run("show", KAZAN, "--turn", "0").output  # before the first roll
+
+
+def test_picture_of_the_tray_puts_each_count_by_its_stack():
+    figure = board_figure(turn_view(run_game(KAZAN, 2)))
+    counts = {text.get_text(): text.get_position() for text in figure.axes[0].texts if text.get_text() in ("15", "12")}
+    assert counts["15"][1] < 6 < counts["12"][1]  # White's tray fills from the bottom, Black's from the top
+
+
+def test_a_text_board_imports_neither_pandas_nor_matplotlib():
+    code = ("import sys; from nardy_cli.cli import cli\n"
+            "try: cli(['show', 'sample_games/long/kazan-cup-2026.ntn', '--game', '2'])\n"
+            "except SystemExit: pass\n"
+            "print('pandas' in sys.modules, 'matplotlib' in sys.modules)")
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert result.stdout.splitlines()[-1] == "False False"
 
 
 def run(*args: str):
@@ -162,3 +233,34 @@ def test_show_errors_are_usage_errors(tmp_path, args, message):
     game.write_text(ILLEGAL_GAME, encoding="utf-8")
     result = run("show", *[str(game) if arg == "GAME" else arg for arg in args])
     assert result.exit_code == 2 and message in result.output and "Traceback" not in result.output
+
+
+def test_show_move_uses_the_numbering_of_validate():
+    assert run("show", KAZAN, "--game", "2", "--move", "5b").output == \
+        run("show", KAZAN, "--game", "2", "--turn", "10").output
+    assert run("show", KAZAN, "--game", "2", "--move", "5...").output == \
+        run("show", KAZAN, "--game", "2", "--move", "5b").output
+    assert run("show", KAZAN, "--game", "2", "--move", "5").output == \
+        run("show", KAZAN, "--game", "2", "--turn", "9").output
+    assert "has no roll of Black at move 99" in run("show", KAZAN, "--move", "99b").output
+    assert "give --turn or --move" in run("show", KAZAN, "--move", "2", "--turn", "3").output
+
+
+def test_each_finding_of_the_report_links_to_a_picture_of_its_board(tmp_path):
+    result = run("stats", KAZAN, "-q", "--out", str(tmp_path / "report"))
+    assert result.exit_code == 0, result.output
+    page = (tmp_path / "report" / "report.html").read_text(encoding="utf-8")
+    links = [line.split('"')[1] for line in page.splitlines() if '<a href="boards/' in line]
+    assert links == ["boards/finding-1.png", "boards/finding-2.png", "boards/finding-3.png",
+                     "boards/finding-5.png"]  # finding 4 is a result: it has no board
+    for link in links:
+        assert (tmp_path / "report" / link).read_bytes().startswith(b"\x89PNG")
+
+
+def test_the_text_board_marks_the_play():
+    lines = run("show", KAZAN, "--game", "2", "--turn", "10").output.splitlines()
+    bottom = next(index for index, line in enumerate(lines) if line.split()[:2] == ["12", "11"])
+    marks = lines[bottom + 1]
+    numbers = lines[bottom]
+    assert {numbers[i - 1:i + 1].strip(): mark for i, mark in enumerate(marks) if mark in "-+"} == \
+        {"12": "-", "8": "+", "7": "+"}  # Black's 24/19 24/20: from White's 12 to 7 and 8

@@ -64,14 +64,18 @@ def test_outcomes_chart_stacks_each_players_wins(corpus):
     figure = outcomes_chart(aggregates)
     assert figure.get_label() == "Wins by outcome, per player"
     axes = figure.axes[0]
-    names = [label.get_text() for label in axes.get_yticklabels()]
+    labels = [label.get_text() for label in axes.get_yticklabels()]
+    names = [label.rsplit(" (n=", 1)[0] for label in labels]
     assert sorted(names) == sorted(PLAYERS)
     for outcome, bars in zip(SCORED, axes.containers):
         assert bars.get_label() == tr(outcome)
-        for name, bar in zip(names, bars):
+        for name, label, bar in zip(names, labels, bars):
+            games = sum(r.record.player(side) == name for r in replays for side in (WHITE, BLACK))
             wins = sum(r.category == outcome for r in replays for side in (WHITE, BLACK)
                        if r.record.player(side) == name and r.winner == side)
-            assert bar.get_width() == wins
+            assert label == f"{name} (n={games})"
+            assert bar.get_width() == pytest.approx(100 * wins / games)  # a share: no player dwarfs the rest
+    assert axes.get_xlim() == (0, 100)
 
 
 def test_lengths_chart_counts_every_game(corpus):
@@ -82,6 +86,8 @@ def test_lengths_chart_counts_every_game(corpus):
     assert heights == {"long": 4, "short": 6}
     assert axes.get_legend().get_texts()[0].get_text() == "длинные нарды"
     assert axes.get_xlabel() == "ходы"
+    shortest = min(len(result.turns) for _, _, pairs in [corpus] for _, result in pairs)
+    assert axes.containers[0][0].get_x() == shortest // 5 * 5 > 0  # the first bin is where the games begin
 
 
 def test_first_mover_chart_bars_are_the_first_movers_win_rates(corpus):
@@ -110,14 +116,24 @@ def test_dice_chart_title_gives_n_and_p_value(corpus):
     assert player.get_label().startswith(f"Кости: Ann — n = {ann_rolls},")
     with pytest.raises(ValueError, match="no rolls of player 'Zoe'"):
         dice_chart(aggregates, "Zoe")
+    image = player.axes[0].get_images()[0]
+    assert image.get_clim() == (0.5, 1.5)  # the same colours in every dice chart
+    for text in player.axes[0].texts:
+        observed, expected = (float(part.split()[-1]) for part in text.get_text().splitlines())
+        dark = abs(observed / expected - 1) > 0.3
+        assert text.get_color() == ("white" if dark else "black")
+        assert text.get_text().startswith("набл. ")
 
 
 def test_race_chart_follows_the_pips_of_the_game(corpus):
     _, _, pairs = corpus
     game, result = pairs[0]
     turns = pd.DataFrame(turn_rows(game, result), columns=list(TURN_COLUMNS))
-    figure = race_chart(turns, (360, 360), "Ann – Boris", "ru")
-    white, black = figure.axes[0].get_lines()
+    figure = race_chart(turns, (360, 360), "Ann – Boris", "ru", ("Ann", "Boris"))
+    white, black, *marks = figure.axes[0].get_lines()
+    assert [text.get_text() for text in figure.axes[0].get_legend().get_texts()][:2] == ["Ann (белые)", "Boris (чёрные)"]
+    illegal = [t.turn for t in result.turns if not t.legal]
+    assert (list(marks[0].get_xdata()) if marks else []) == illegal
     assert list(white.get_xdata()) == list(range(len(result.turns) + 1))
     assert list(white.get_ydata()) == [360] + [t.after.pips(WHITE) for t in result.turns]
     assert list(black.get_ydata()) == [360] + [t.after.pips(BLACK) for t in result.turns]
@@ -168,7 +184,7 @@ def test_stats_command_writes_the_report(corpus, tmp_path):
     assert len(games) == 10 and list(games["turns"]) == [len(r.turns) for r in replays]
     assert len(pd.read_csv(out / "turns.csv")) == sum(len(r.turns) for r in replays)
     page = (out / "report.html").read_text(encoding="utf-8")
-    assert page.startswith("<!DOCTYPE html>") and page.count("<table") == 5
+    assert page.startswith("<!DOCTYPE html>") and page.count("<table") == 6  # and the inputs and rule sets
     for term in ("Игроки", "Исходы", "домашний марс", "Кости", "Везение", "Замечаний нет", "Boris", "Chen"):
         assert term in page
     images = re.findall(r'src="data:image/png;base64,([^"]+)"', page)
@@ -232,3 +248,14 @@ def test_the_cli_and_the_counting_import_neither_pandas_nor_numpy():
             "print(sorted(m for m in ('pandas', 'numpy', 'matplotlib', 'scipy', 'pyarrow') if m in sys.modules))")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "[]"
+
+
+def test_race_chart_marks_an_illegal_turn():
+    from nardy_cli.corpus import iter_games
+    from nardy_cli.replay import replay
+
+    game = list(iter_games(["sample_games/long/kazan-cup-2026.ntn"], on_error=print))[1]
+    result = replay(game.record)
+    turns = pd.DataFrame(turn_rows(game, result), columns=list(TURN_COLUMNS))
+    *_, marks = race_chart(turns, None, "", "en", ("A", "B")).axes[0].get_lines()
+    assert list(marks.get_xdata()) == [10] and list(marks.get_ydata()) == [result.turns[9].after.pips(BLACK)]

@@ -1,5 +1,6 @@
 """Statistics tables checked against values computed independently here."""
 import io
+import json
 import math
 import statistics
 from collections import Counter
@@ -16,7 +17,7 @@ from nardy_cli.selfplay import generate
 from nardy_cli.aggregates import OUTCOMES, ROLL_CLASSES, Aggregates, GameStats, aggregate, game_row, roll_class, turn_rows
 from nardy_cli.labels import tr
 from nardy_cli.stats import (chi_square, chi_square_survival, dice_counts, dice_fairness, fairness_display,
-                             markdown_table, outcome_counts, outcomes_display, summarize, summary_display,
+                             markdown_table, outcome_counts, outcomes_display, shortened, summarize, summary_display,
                              wilson_interval)
 from nardy_cli.validate import validate_games
 
@@ -224,14 +225,35 @@ def test_chi_square_by_hand_on_a_fixed_dice_table():
 
 
 def test_loaded_dice_are_flagged_and_n_is_shown():
-    aggregates = aggregated(rolled({"66": 30, "31": 30}, "Loaded"),
-                            rolled({roll: (1 if roll[0] == roll[1] else 2) for roll in ROLL_CLASSES}, "Fair"))
+    aggregates = aggregated(rolled({"66": 100, "31": 100}, "Loaded"),
+                            rolled({roll: (10 if roll[0] == roll[1] else 20) for roll in ROLL_CLASSES}, "Fair"),
+                            rolled({"66": 30, "31": 30}, "Few"))
     fairness = dice_fairness(dice_counts(aggregates, total=True))
-    assert list(fairness.index) == ["all", "Loaded", "Fair"]
+    assert list(fairness.index) == ["all", "Fair", "Loaded", "Few"]
     assert bool(fairness.at["Loaded", "flagged"]) and not fairness.at["Fair", "flagged"]
+    assert not fairness.at["Few", "flagged"] and fairness.at["Few", "p_rolls"] < 0.01  # 60 rolls: too few to tell
     assert fairness.at["Fair", "p_rolls"] == pytest.approx(1.0)
     shown = fairness_display(fairness)
-    assert shown.iloc[1][tr("n")] == 60 and shown.iloc[1][tr("flagged")] == "yes"
+    assert list(shown.columns[1:4]) == [tr("n"), tr("p_rolls"), tr("p_doubles")]  # n beside p
+    assert shown.iloc[2][tr("n")] == 200 and shown.iloc[2][tr("flagged")] == "yes"
+    assert shown.iloc[3][tr("flagged")] == "too few rolls (< 180)"
+    assert fairness_display(fairness, "ru").iloc[3].iloc[-1] == "мало бросков (< 180)"
+    assert list(shortened(fairness, min_rolls=100).index) == ["all", "Fair", "Loaded"]
+    assert list(shortened(fairness, top=1).index) == ["all", "Fair"]
+
+
+def test_stats_says_how_many_games_have_findings_and_can_leave_them_out():
+    from click.testing import CliRunner
+
+    from nardy_cli.cli import cli
+
+    counted = CliRunner().invoke(cli, ["stats", "sample_games/long", "-q", "--format", "json", "--by", "variant"])
+    assert "5 of 8 games have a finding: counted (--legal-only leaves them out)" in counted.output
+    left_out = CliRunner().invoke(cli, ["stats", "sample_games/long", "-q", "--legal-only", "--top", "1",
+                                        "--format", "json", "--by", "variant"])
+    assert "5 of 8 games have a finding: left out (--legal-only)" in left_out.output
+    body = json.loads(left_out.output[left_out.output.index("{"):])
+    assert body["summary"][0]["games"] == 3 and len(body["dice"]) == 2  # all players and the top one
 
 
 def test_opening_rolls_are_left_out_of_fairness(corpus):

@@ -129,9 +129,12 @@ def is_binary(name: str) -> bool:
     return bool(getattr(notation(name), "BINARY", False))
 
 
-def by_extension(filename: str) -> str | None:
-    """The notation a file name's extension promises, if it is unambiguous."""
+def by_extension(filename: str, *, writing: bool = False) -> str | None:
+    """The notation a file name's extension promises, if it is unambiguous; ``writing``: the
+    notation to write there (``.json`` is a JSON array, ``.csv`` CSV)."""
     lowered = filename.lower()
+    if writing and lowered.endswith(".json"):
+        return "json"
     for name in NAMES + WRITE_ONLY:
         if name != "mat" and lowered.endswith(notation(name).EXTENSIONS):
             return name

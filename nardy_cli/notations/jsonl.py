@@ -16,7 +16,7 @@ from itertools import chain
 from typing import Any
 
 from .. import analysis
-from ..record import SIDES, Action, GameRecord, PlaySyntaxError, RecordError, parse_play
+from ..record import SIDES, Action, GameRecord, PlaySyntaxError, RecordError, parse_play, standard_name
 from . import GameWriter, Target
 
 NAME = "jsonl"
@@ -70,7 +70,7 @@ def game_from_dict(data: Any, source: str = "", line: int = 0) -> GameRecord:
         tags = data.get("tags", {})
         _expect(isinstance(tags, dict) and all(isinstance(v, str) for v in tags.values()),
                 '"tags" must be an object of strings')
-        game.tags = dict(tags)
+        game.tags = {standard_name(name): value for name, value in tags.items()}
         result = data.get("result")
         _expect(result is None or isinstance(result, str), '"result" must be a string or null')
         game.result = result

@@ -17,7 +17,7 @@ from typing import TextIO
 
 from nardy_cli import analysis
 from nardy_cli.notations import GameWriter, Target
-from nardy_cli.record import SIDES, Action, GameRecord, PlaySyntaxError, RecordError, other, parse_play
+from nardy_cli.record import SIDES, Action, GameRecord, PlaySyntaxError, RecordError, other, parse_play, standard_name
 from nardy_cli.scores import RESULT_TOKEN
 
 NAME = "ntn"
@@ -208,11 +208,12 @@ class _Reader:
             if match is None:
                 self._error(line, position + 1, f'expected a tag like [Event "..."], found {_quoted(text[position:])}')
                 return
-            name, value = match.group(1), _TAG_UNESCAPE_RE.sub(r"\1", match.group(2))
+            name, value = standard_name(match.group(1)), _TAG_UNESCAPE_RE.sub(r"\1", match.group(2))
             if name in game.tags:
                 self._error(line, position + 1, f"tag {name} is given twice; the first value is kept")
             else:
                 game.tags[name] = value
+                game.tag_places[name] = (line, position + 1)
             position = _match_end(_SPACE_RE, text, match.end())
 
     def _movetext_started(self) -> bool:

@@ -1,0 +1,169 @@
+"""Russian for what ``nardy validate --lang ru`` prints: each finding with its place, and the summary.
+
+A finding's message is made in English where its rule is judged (the engine, the replay); this
+catalogue gives each English message template its Russian one, so the rules keep one wording
+each and the translation is one table. ``tests/test_russian.py`` translates every finding the
+tests can produce and fails on any English left: a new message must come with its Russian.
+A message of the catalogue that is not matched (a reader's syntax message, say) is printed as it is.
+"""
+from __future__ import annotations
+
+import re
+
+from .labels import plural
+
+SIDES = {"White": ("белые", "белых"), "Black": ("чёрные", "чёрных")}
+ENDINGS = {"finish": "доиграна", "drop": "отказ от удвоения", "resign": "сдача", "draw": "ничья"}
+CATEGORIES = {"oin": "оином", "mars": "марсом", "home-mars": "домашним марсом", "koks": "коксом"}
+STOPS = "; the replay stops here: the recorded play cannot be made on the board"
+STOPS_RU = "; разбор остановлен: записанный ход нельзя сделать на доске"
+
+# English template -> Russian template. {side}/{other}: White or Black ({side_gen}: the genitive);
+# {text_*}: a part that is itself translated; any other {name}: kept as written.
+CATALOGUE: list[tuple[str, str]] = [
+    (("{side} has no checker on {point} (Black's points are counted from Black's own side: was the play "
+      "written in White's numbering?)"),
+     ("у {side_gen} нет шашки на {point} (чёрные считают пункты от своей стороны: не записан ли ход "
+      "в нумерации белых?)")),
+    ("{side} has no checker on {point}", "у {side_gen} нет шашки на {point}"),
+    ("{side} must enter the checker on the bar before moving {point}",
+     "{side} должны сначала ввести шашку с бара, а не ходить с {point}"),
+    ("more than two checkers left the head", "с головы снято больше двух шашек"),
+    ("two checkers left the head: only one checker may leave the head per turn",
+     "с головы снято две шашки: за ход с головы снимается только одна"),
+    ("two checkers left the head: one checker can play the whole {die}-{again} from the head",
+     "с головы снято две шашки: весь дубль {die}-{again} можно сыграть одной шашкой с головы"),
+    ("two checkers left the head", "с головы снято две шашки"),
+    ("{side} bears off from {point} before all checkers are home",
+     "{side} выбрасывают с {point}, когда ещё не все шашки в доме"),
+    ("{side} bears off from {point} with a {die} while a checker stands higher",
+     "{side} выбрасывают с {point} по {die}, хотя выше стоит шашка"),
+    ("{step}: point {point} is held by {side}", "{step}: пункт {point} занят, там {side}"),
+    ("{step}: point {point} is made by two or more checkers of {side}",
+     "{step}: пункт {point} закрыт: на нём две шашки {side_gen} или больше"),
+    ("{step} builds six points in a row with no {side} checker ahead",
+     "{step} строит шесть пунктов подряд, а впереди нет ни одной шашки {side_gen}"),
+    ("the moves do not match the roll {roll}", "ходы не соответствуют броску {roll}"),
+    ("{count} moves for a roll of {roll}", "ходов: {count}, а бросок {roll}"),
+    ("no die played where {most} can be", "не сыграно ни одной кости, а можно {most}"),
+    ("1 die played where {most} can be", "сыграна 1 кость, а можно {most}"),
+    ("{count} dice played where {most} can be", "сыграно костей: {count}, а можно {most}"),
+    ("only one die can be played and the {die} must be",
+     "можно сыграть только одну кость, и играть надо {die}"),
+    ("{step} is a move too many: the moves before it use every die of the roll {roll}",
+     "{step} — лишний ход: предыдущие ходы уже используют все кости броска {roll}"),
+    ("{step} cannot be played with the dice left ({dice}) of the roll {roll}",
+     "{step} нельзя сыграть оставшимися костями ({dice}) броска {roll}"),
+    ("the game was already over ({ending})", "партия уже окончена ({ending})"),
+    ("move number {number} where {expected} was expected", "номер хода {number}, а должен быть {expected}"),
+    ("{side} rolled without answering the double", "{side} бросили кости, не ответив на удвоение"),
+    ("{side} moved but it was {other}'s turn", "{side} сходили, а ход был за {other}"),
+    ("a turn without dice", "ход без костей"),
+    ("the opening roll of short nardy cannot be a double", "первый бросок в коротких нардах не может быть дублем"),
+    ("the opening dice are the first roll and cannot be a double",
+     "кости розыгрыша первого хода — это и первый бросок, он не может быть дублем"),
+    ("the doubling cube is not used", "куб удвоения не используется"),
+    ("no doubling in the Crawford game", "в партии Кроуфорда удваивать нельзя"),
+    ("{side} doubled on {other}'s turn", "{side} удвоили в ход {other_gen}"),
+    ("{side} doubled without owning the cube", "{side} удвоили, не владея кубом"),
+    ("the cube goes to {value}, not {written}", "куб переходит на {value}, а не на {written}"),
+    ("{side} answered ({kind}) no double", "{side} ответили ({kind}), хотя удвоения не было"),
+    ("a beaver is allowed only in money play", "бобёр разрешён только в игре на деньги"),
+    ("the game is over ({text_expected}) but marked unfinished",
+     "партия окончена ({text_expected}), а записана как неоконченная"),
+    ("declared a draw but {text_expected}", "записана ничья, но {text_expected}"),
+    ("unreadable result {result}: expected W-B points, 1/2-1/2 or *",
+     "нечитаемый результат {result}: нужны очки Б-Ч, 1/2-1/2 или *"),
+    ("result {result} names no single winner", "в результате {result} нет одного победителя"),
+    ("declared {result} but the game is not over (no finish, drop or resignation recorded)",
+     "записан результат {result}, но партия не окончена (нет ни конца, ни отказа, ни сдачи)"),
+    ("declared {result} but {text_expected}", "записан результат {result}, но {text_expected}"),
+    ("the last roll made it a draw (1/2-1/2)", "последний бросок дал ничью (1/2-1/2)"),
+    ("the game is not over", "партия не окончена"),
+    ("{side} won on a dropped double: {score}", "{side} выиграли отказом от удвоения: {score}"),
+    ("{side} won by resignation: {score}", "{side} выиграли сдачей: {score}"),
+    ("{side} won with {category}: {score}", "{side} выиграли {category}: {score}"),
+    ("unknown tag {name} (kept): the standard tags are {tags}",
+     "неизвестный тег {name} (сохранён): стандартные теги — {tags}"),
+    ("Rules tag: {error}; the game is judged without the tag, under {rules}",
+     "тег Rules: {error}; партия проверена без него, по правилам {rules}"),
+]
+
+
+def _pattern(template: str) -> re.Pattern[str]:
+    parts = re.split(r"\{(\w+)\}", template)
+    regex = "".join(re.escape(part) if index % 2 == 0 else
+                    (f"(?P<{part}>White|Black)" if part in ("side", "other") else f"(?P<{part}>.+?)")
+                    for index, part in enumerate(parts))
+    return re.compile(regex + r"\Z")
+
+
+_COMPILED = [(_pattern(english), russian) for english, russian in CATALOGUE]
+
+
+def message(text: str) -> str:
+    """The Russian of a finding's message, or the message as it is when the catalogue lacks it."""
+    stops = text.endswith(STOPS)
+    body = text[: -len(STOPS)] if stops else text
+    for pattern, russian in _COMPILED:
+        match = pattern.match(body)
+        if match:
+            fields = match.groupdict()
+            values: dict[str, str] = {}
+            for name, value in fields.items():
+                if name in ("side", "other"):
+                    values[name], values[f"{name}_gen"] = SIDES[value]
+                elif name.startswith("text_"):
+                    values[name] = message(value)
+                elif name == "ending":
+                    values[name] = ENDINGS.get(value, value)
+                elif name == "category":
+                    values[name] = CATEGORIES.get(value, value)
+                elif name == "kind":
+                    values[name] = _CUBE.get(value, value)
+                else:
+                    values[name] = value
+            body = russian.format(**values)
+            break
+    return body + (STOPS_RU if stops else "")
+
+
+_PLACE = re.compile(r"(?P<where>.*?:\d+:\d+): game (?P<game>\d+) \((?P<title>.*)\)"
+                    r"(?:, (?:move (?P<move>\d+) )?(?:(?P<side>White|Black) )?(?P<action>.*?))?"
+                    r": (?P<code>[a-z-]+): (?P<message>.*?)(?P<option> \([a-z_]+=[a-z-]+\))?\Z")
+_CUBE = {"double": "удвоение", "take": "принятие", "drop": "отказ", "beaver": "бобёр", "resign": "сдача"}
+
+
+def finding_line(line: str) -> str:
+    """A line of ``nardy validate`` in Russian: ``файл:строка:столбец: партия N (…), ход M чёрные 54: …``."""
+    match = _PLACE.match(line)
+    if not match:
+        return line
+    what = f"партия {match['game']} ({match['title']})"
+    if match["action"] is not None:
+        move = f"ход {match['move']} " if match["move"] else ""
+        side = f"{SIDES[match['side']][0]} " if match["side"] else ""
+        word, _, rest = match["action"].partition(" ")
+        action = _CUBE[word] + (f" {rest}" if rest else "") if word in _CUBE else match["action"]
+        what += f", {move}{side}{action}"
+    return f"{match['where']}: {what}: {match['code']}: {message(match['message'])}{match['option'] or ''}"
+
+
+_NOUNS = {"file": "files", "game": "games", "turn": "turns", "legal game": "legal_games", "finding": "findings",
+          "unreadable input": "unreadable"}
+_COUNT = re.compile(r"(\d+) (file|game|turn|legal game|finding|unreadable input)s?\b")
+
+
+def summary(text: str) -> str:
+    """The summary of ``nardy validate`` in Russian, with the plural forms Russian wants."""
+    lines = []
+    for line in text.splitlines():
+        if line.startswith("rules: "):
+            rules, _, games = line[len("rules: "):].rpartition(" (")
+            count = int(games.split()[0])
+            variant, _, options = rules.partition(" ")
+            name = {"long": "длинные нарды", "short": "короткие нарды"}.get(variant, variant)
+            lines.append(f"правила: {name} {options} ({plural('games', count, 'ru')})")
+        else:
+            lines.append(_COUNT.sub(lambda m: plural(_NOUNS[m[2]], int(m[1]), "ru"), line))
+    return "\n".join(lines)
