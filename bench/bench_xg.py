@@ -20,7 +20,8 @@ from functools import partial
 from pathlib import Path
 
 from nardy_cli.corpus import iter_games
-from nardy_cli.parallel import map_games, replayed, validated
+from nardy_cli.parallel import map_games, replayed
+from nardy_cli.validate import validated
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPORA = (ROOT.parent / "shared" / "corpora" / "xg", Path("/work/shared/corpora/xg"))

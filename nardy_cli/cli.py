@@ -423,4 +423,3 @@ def overrides_applied(overrides: tuple[str, ...], rule_sets: Iterable[str]) -> b
 
 
 from . import cli_analysis  # noqa: E402,F401  (registers stats, plot and show; it imports this module)
-from . import cli_players  # noqa: E402,F401  (registers rate and find)

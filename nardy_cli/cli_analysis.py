@@ -412,3 +412,6 @@ def show(path: str | None, number: int, turn: int | None, move_text: str | None,
         save_figure(board_figure(view, lang), output, force=force)
     else:
         click.echo(text_diagram(view, lang))
+
+
+from . import cli_players  # noqa: E402,F401  (registers rate, find and analyse; it imports this module)

@@ -377,6 +377,7 @@ def _gather(work: Iterator[_Unit | str], submit: Callable[..., _Future], in_flig
         yield from outcome.results
         if outcome.error:
             on_error(outcome.error)
+            empty.failed = True
     empty.done()
 
 

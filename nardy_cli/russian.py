@@ -87,6 +87,33 @@ CATALOGUE: list[tuple[str, str]] = [
      "неизвестный тег {name} (сохранён): стандартные теги — {tags}"),
     ("Rules tag: {error}; the game is judged without the tag, under {rules}",
      "тег Rules: {error}; партия проверена без него, по правилам {rules}"),
+    # the match checks (nardy_cli.matches) and the notes
+    ("the score before this game is stated as {stated} but the games before give {start}",
+     "счёт перед партией записан как {stated}, а по предыдущим партиям выходит {start}"),
+    ("tagged as the Crawford game, but at {score} in a {length}-point match it is not the Crawford game",
+     "отмечена как партия Кроуфорда, но при счёте {score} в матче до {length} это не партия Кроуфорда"),
+    ("tagged as not the Crawford game, but at {score} in a {length}-point match it is the Crawford game",
+     "отмечена как не партия Кроуфорда, но при счёте {score} в матче до {length} это партия Кроуфорда"),
+    ("the match was already over: {winner} won it {score} in game {game}",
+     "матч уже окончен: {winner} выиграл его со счётом {score} в партии {game}"),
+    ("the record says this game won the match, but the score after it is {score} in a {length}-point match",
+     "по записи эта партия выиграла матч, но счёт после неё {score} в матче до {length}"),
+    ("unfinished match: it ends at {score} and nobody reached {length} points",
+     "матч не окончен: счёт {score}, никто не набрал {length} очков"),
+    ("unfinished match: it ends with a game of unknown points and nobody reached {length} points",
+     "матч не окончен: очки одной из партий неизвестны, никто не набрал {length} очков"),
+    ("{points} declared for {what} on {cube}: consistent with {option}",
+     "записано {points} за {what} при {cube}: так выходит по правилу {option}"),
+    ("{points} declared: more than a game on a {cube}-cube is worth, but exactly what {side} needed to win the "
+     "match (a match given up or lost on time?)",
+     "записано {points}: больше, чем стоит партия при кубе {cube}, но ровно столько, сколько {side} не хватало "
+     "до победы в матче (матч сдан или проигран по времени?)"),
+    ("declared {result}: {points} is more than a game on a {cube}-cube can be worth ({most})",
+     "записан результат {result}: {points} — больше, чем может стоить партия при кубе {cube} ({most})"),
+    ("declared {result}: no game on a {cube}-cube is worth {points}",
+     "записан результат {result}: ни одна партия при кубе {cube} не стоит {points}"),
+    ("{lost} ignored: the 'Wins' line on line {line} gives the game to {side} ({points})",
+     "{lost} не учтено: строка 'Wins' в строке {line} отдаёт партию: {side} ({points})"),
 ]
 
 
@@ -121,6 +148,14 @@ def message(text: str) -> str:
                     values[name] = CATEGORIES.get(value, value)
                 elif name == "kind":
                     values[name] = _CUBE.get(value, value)
+                elif name in ("points", "most") and (counted := re.fullmatch(r"(\d+) points?", value)):
+                    values[name] = plural("points", int(counted[1]), "ru")
+                elif name == "what":
+                    values[name] = _WON_WITH.get(value, value)
+                elif name == "cube" and not value.isdigit():
+                    cube = re.fullmatch(r"an? (\d+)-cube", value)
+                    values[name] = f"кубе {cube[1]}" if cube else "неудвоенном кубе" if value == "an unturned cube" \
+                        else value
                 else:
                     values[name] = value
             body = russian.format(**values)
@@ -131,6 +166,8 @@ def message(text: str) -> str:
 _PLACE = re.compile(r"(?P<where>.*?:\d+:\d+): game (?P<game>\d+) \((?P<title>.*)\)"
                     r"(?:, (?:move (?P<move>\d+) )?(?:(?P<side>White|Black) )?(?P<action>.*?))?"
                     r": (?P<code>[a-z-]+): (?P<message>.*?)(?P<option> \([a-z_]+=[a-z-]+\))?\Z")
+_NOTE_CODE = {"note": "примечание"}
+_WON_WITH = {"a gammon (mars)": "марс", "a backgammon (koks)": "кокс", "an oin": "оин", "a home-mars": "домашний марс"}
 _CUBE = {"double": "удвоение", "take": "принятие", "drop": "отказ", "beaver": "бобёр", "resign": "сдача"}
 
 
@@ -146,12 +183,14 @@ def finding_line(line: str) -> str:
         word, _, rest = match["action"].partition(" ")
         action = _CUBE[word] + (f" {rest}" if rest else "") if word in _CUBE else match["action"]
         what += f", {move}{side}{action}"
-    return f"{match['where']}: {what}: {match['code']}: {message(match['message'])}{match['option'] or ''}"
+    code = _NOTE_CODE.get(match["code"], match["code"])
+    return f"{match['where']}: {what}: {code}: {message(match['message'])}{match['option'] or ''}"
 
 
 _NOUNS = {"file": "files", "game": "games", "turn": "turns", "legal game": "legal_games", "finding": "findings",
-          "unreadable input": "unreadable"}
-_COUNT = re.compile(r"(\d+) (file|game|turn|legal game|finding|unreadable input)s?\b")
+          "unreadable input": "unreadable", "note": "notes", "match": "matches_count"}
+_COUNT = re.compile(r"(\d+) (file|game|turn|legal game|finding|unreadable input|note|match)(?:es|s)?\b")
+_COMPLETE = re.compile(r"\((\d+) complete\)")
 
 
 def summary(text: str) -> str:
@@ -165,5 +204,6 @@ def summary(text: str) -> str:
             name = {"long": "длинные нарды", "short": "короткие нарды"}.get(variant, variant)
             lines.append(f"правила: {name} {options} ({plural('games', count, 'ru')})")
         else:
+            line = _COMPLETE.sub(lambda m: f"(завершено: {m[1]})", line)
             lines.append(_COUNT.sub(lambda m: plural(_NOUNS[m[2]], int(m[1]), "ru"), line))
     return "\n".join(lines)

@@ -184,7 +184,7 @@ def test_stats_command_writes_the_report(corpus, tmp_path):
     assert len(games) == 10 and list(games["turns"]) == [len(r.turns) for r in replays]
     assert len(pd.read_csv(out / "turns.csv")) == sum(len(r.turns) for r in replays)
     page = (out / "report.html").read_text(encoding="utf-8")
-    assert page.startswith("<!DOCTYPE html>") and page.count("<table") == 6  # and the inputs and rule sets
+    assert page.startswith("<!DOCTYPE html>") and page.count("<table") == 7  # luck, the inputs and rule sets
     for term in ("Игроки", "Исходы", "домашний марс", "Кости", "Везение", "Замечаний нет", "Boris", "Chen"):
         assert term in page
     images = re.findall(r'src="data:image/png;base64,([^"]+)"', page)
