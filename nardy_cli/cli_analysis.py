@@ -60,11 +60,14 @@ def lang_option(function: Callable) -> Callable:
 
 def corpus_options(function: Callable) -> Callable:
     """The inputs, rule overrides, ``--quiet``, ``--jobs`` and ``--dask`` of a command over a whole corpus."""
-    function = quiet_option(parallel_options(function))
-    function = click.option("--legal-only", is_flag=True,
-                            help="Leave out the games with a finding (by default they count, and how many "
-                                 "there are is said on standard error).")(function)
-    return input_options(rule_option(function))
+    return input_options(rule_option(quiet_option(parallel_options(function))))
+
+
+def legal_only_option(function: Callable) -> Callable:
+    """``--legal-only`` of a command that sums the statistics of a corpus."""
+    return click.option("--legal-only", is_flag=True,
+                        help="Leave out the games with a finding (by default they count, and how many "
+                             "there are is said on standard error).")(function)
 
 
 def picture_options(default: str) -> Callable[[Callable], Callable]:
@@ -227,6 +230,7 @@ def format_standings(standings: pd.DataFrame, output_format: str, lang: str) -> 
 
 @cli.command(name="stats", short_help="Statistics: wins, mars/koks rates, lengths, dice fairness.")
 @corpus_options
+@legal_only_option
 @click.option("--by", type=click.Choice(GROUPINGS), default="player", show_default=True,
               help="One row per player (as White or Black), event, variant, file or match.")
 @format_option("table", "csv", "json", "md")
@@ -315,6 +319,7 @@ def corpus_plot(name: str, chart_name: str, help_text: str) -> None:
     """Add ``nardy plot NAME PATH...``: the chart ``charts.<chart_name>`` of a corpus's aggregates."""
     @plot.command(name=name, help=help_text, short_help=help_text.split(" (")[0].rstrip(".") + ".")
     @corpus_options
+    @legal_only_option
     @picture_options(f"{name}.png")
     @usage_errors
     def command(paths: tuple[str, ...], input_format: str | None, encoding: str | None, pattern: str | None,
@@ -335,6 +340,7 @@ corpus_plot("first-mover", "first_mover_chart", "The first mover's win rate per 
 
 @plot.command(short_help="A 6×6 heatmap of the rolls against fair dice.")
 @corpus_options
+@legal_only_option
 @picture_options("dice.png")
 @click.option("--player", help="Only this player's rolls (default: everyone's).")
 @usage_errors

@@ -28,7 +28,7 @@ from .replay import game_rules, replay
 from .rules import check_overrides
 
 
-@cli.command()
+@cli.command(short_help="Ratings in date order: FIBS for matches, Elo for single games.")
 @corpus_options
 @format_option("table", "csv", "json", "md")
 @click.option("--elo-k", type=click.FloatRange(min=0, min_open=True), default=ELO_K, show_default=True,
@@ -99,7 +99,7 @@ def format_ratings(rows: list[dict[str, Any]], output_format: str, lang: str) ->
     return markdown_table(table) if output_format == "md" else table.to_string(index=False)
 
 
-@cli.command()
+@cli.command(short_help="Every game and turn that reached a position.")
 @corpus_options
 @click.option("--position", "position_text", metavar="POSITION", required=True,
               help="The position to look for: position notation, long / short for the start, or (short nardy) "
@@ -147,7 +147,7 @@ def find(paths: tuple[str, ...], input_format: str | None, encoding: str | None,
     sys.exit(0 if found else 1)
 
 
-@cli.command()
+@cli.command(short_help="Error rates and luck by GNU Backgammon's analysis (gnubg must be installed).")
 @input_options
 @rule_option
 @click.option("--engine", type=click.Choice(["gnubg"]), required=True,
@@ -211,7 +211,7 @@ def short_matches(paths: tuple[str, ...], input_format: str | None, encoding: st
     def ended() -> Iterator[tuple[Match, list[GameRecord]]]:
         for match in checker.ended():
             games = records.pop(id(match), [])
-            if games and all(game_rules(record, rules).variant == "short" for record in games):
+            if games and all(game_rules(record, rules)[0].variant == "short" for record in games):
                 yield match, games
 
     for game in iter_games(paths, fmt=input_format, encoding=encoding, pattern=pattern, on_error=on_error):

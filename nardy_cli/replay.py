@@ -539,5 +539,5 @@ def replay(record: GameRecord, overrides: list[str] | tuple[str, ...] = ()) -> G
             "syntax", f"Rules tag: {tag_error}; the game is judged without the tag, under {rules}",
             line=line, column=column))
     result = replayer.run()
-    result.findings.sort(key=lambda finding: (finding.line, finding.column))  # in the order of the file
+    result.findings.sort(key=lambda finding: (not finding.line, finding.line, finding.column))  # in file order, unlocated last
     return result

@@ -20,7 +20,7 @@ from .output import atomic_output
 from .aggregates import FINDING_COLUMNS, GROUPINGS, MATCH_COLUMNS, Aggregates
 from .labels import plural, tr
 from .tables import REPORT_PAGE, report_folder
-from .stats import (dice_counts, dice_fairness, fairness_display, luck_display, luck_table, outcome_counts,
+from .stats import (CASCADE_COLUMNS, dice_counts, dice_fairness, fairness_display, luck_display, luck_table, outcome_counts,
                     outcomes_display, quality_display, quality_summary, standings_display, standings_table, summarize,
                     summary_display)
 
@@ -106,6 +106,17 @@ def _matches_html(aggregates: Aggregates, lang: str) -> str:
     return text
 
 
+def _summary_html(summary: pd.DataFrame, lang: str) -> list[str]:
+    """The summary by variant, and crazy nardy's cascades in a table of their own (one table would
+    be wider than the page)."""
+    cascades = [column for column in CASCADE_COLUMNS if column in summary]
+    tables = [_html_table(summary_display(summary.drop(columns=cascades), lang))]
+    if cascades:
+        shown = summary.loc[summary[cascades].notna().any(axis=1), cascades].round(1).reset_index()
+        tables.append(_html_table(shown.rename(columns=lambda column: tr(column, lang))))
+    return tables
+
+
 def render_html(aggregates: Aggregates, tables: dict[str, pd.DataFrame], charts: dict[str, Figure],
                 pngs: dict[str, bytes], lang: str, boards: list[str | None] | None = None) -> str:
     """The report page from the aggregates, :func:`report_tables`, the charts and their PNG
@@ -121,8 +132,7 @@ def render_html(aggregates: Aggregates, tables: dict[str, pd.DataFrame], charts:
         ("legal_games", aggregates.legal), ("findings", aggregates.findings)))
     body = [
         f"<h1>{html.escape(tr('title_report', lang))}</h1>",
-        section("title_summary", f"<p>{html.escape(summary)}</p>",
-                _html_table(summary_display(tables["summary_by_variant"], lang))),
+        section("title_summary", f"<p>{html.escape(summary)}</p>", *_summary_html(tables["summary_by_variant"], lang)),
         section("title_players", _html_table(summary_display(tables["summary_by_player"], lang)),
                 chart("outcomes")),
         section("title_outcomes", _html_table(outcomes_display(tables["outcomes_by_variant"], lang)),

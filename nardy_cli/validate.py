@@ -88,7 +88,7 @@ def validate_games(games: Iterator[CorpusGame], overrides: tuple[str, ...] = ()
 def with_tag_findings(game: CorpusGame, result: GameReplay, build: Callable[[CorpusGame, GameReplay], R]) -> R:
     """``build(game, result)`` with a finding for each unknown tag (``validate --strict``)."""
     result.findings.extend(tag_findings(game.record))
-    result.findings.sort(key=lambda finding: (finding.line, finding.column))
+    result.findings.sort(key=lambda finding: (not finding.line, finding.line, finding.column))
     return build(game, result)
 
 

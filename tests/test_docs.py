@@ -6,6 +6,7 @@ import json
 import os
 import re
 import shutil
+import struct
 import subprocess
 import sys
 import zipfile
@@ -71,6 +72,20 @@ def record_example(name: str, language: str, index: int = 0) -> str:
     return "\n".join([block for _, lang, block in blocks(ROOT / "formats" / name) if lang == language][index]) + "\n"
 
 
+XG_MATCH = ROOT / "tests" / "data" / "xg" / "hsbt-paris-2023-unger-job-7pt.xg"  # a real match (see its LICENSE)
+
+
+def xgp_file() -> bytes:
+    """An eXtreme Gammon position file, made as tests/test_xg.py makes one."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    from test_xg import game_header, match_header, move, pack
+
+    points = [0] * 26
+    points[24], points[13], points[8], points[6] = 2, 5, 3, 5
+    points[1], points[12], points[17], points[19] = -2, -5, -3, -5
+    return pack([match_header(), game_header(1), move(-1, (3, 1), (7, 4, 5, 4), struct.pack("<26b", *points))])
+
+
 def workspace(folder: Path, command: str) -> None:
     """The files an example names, made from the bundled samples."""
     (folder / "sample_games").symlink_to(ROOT / "sample_games")
@@ -95,6 +110,9 @@ def workspace(folder: Path, command: str) -> None:
         "old-matches.mat.gz": lambda: (folder / "old-matches.mat.gz").write_bytes(gzip.compress(match.encode())),
         "records/": lambda: ((folder / "records").mkdir(), (folder / "records" / "m.mat").write_text(match)),
         "export.txt": lambda: (folder / "export.txt").write_bytes(text.encode("cp1251")),
+        "match.xg": lambda: shutil.copy(XG_MATCH, folder / "match.xg"),
+        "matches/": lambda: ((folder / "matches").mkdir(), shutil.copy(XG_MATCH, folder / "matches")),
+        "study.xgp": lambda: (folder / "study.xgp").write_bytes(xgp_file()),
     }
     words = command.replace("*", " ").split()
     words = [word for before, word in zip(["", *words], words) if before not in ("-o", ">", "--out", "--parquet")]
@@ -135,7 +153,8 @@ def validate_text(tmp_path, text: str, suffix: str):
 @pytest.mark.parametrize("name, language, index, suffix, games", [
     ("ntn.md", "ntn", 0, ".ntn", 1),   # the long-nardy game: legal, Black resigns a mars
     ("ntn.md", "ntn", 1, ".ntn", 1),   # the short-nardy game with the cube: legal, dropped at 4
-    ("ntn.md", "ntn", 2, ".ntn", 2),   # a resignation after a roll, a beaver: both legal
+    ("ntn.md", "ntn", 2, ".ntn", 1),   # the crazy-nardy game: cascades and passed steps
+    ("ntn.md", "ntn", 3, ".ntn", 2),   # a resignation after a roll, a beaver: both legal
     ("mat.md", "", 0, ".mat", 1),      # the Galaxy layout: legal, a dropped redouble
     ("json.md", "json", 0, ".json", 1),
     ("sgf.md", "", 0, ".sgf", 1),      # a match game dropped at 2
@@ -143,8 +162,9 @@ def validate_text(tmp_path, text: str, suffix: str):
 def test_record_example_is_legal(tmp_path, name, language, index, suffix, games):
     result = validate_text(tmp_path, record_example(name, language, index), suffix)
     assert result.returncode == 0, result.stdout + result.stderr
-    assert result.stdout.startswith(f"1 file, {games} game{'s' if games > 1 else ''}, "), result.stdout
-    assert f"{games} legal game" in result.stdout
+    summary = next(line for line in result.stdout.splitlines() if line.startswith("1 file, "))  # after any notes
+    assert summary.startswith(f"1 file, {games} game{'s' if games > 1 else ''}, "), result.stdout
+    assert f"{games} legal game" in summary
 
 
 def test_json_example_follows_the_schema():

@@ -323,8 +323,9 @@ def test_passed_steps_left_out_are_caught_at_their_cascade(seed, data):
     index = data.draw(st.sampled_from(passed), label="passed play")
     roll = record.actions[index - 1]
     del record.actions[index]
-    first = replay(record).findings[0]
-    assert (first.code, first.line) == ("pass-missing", roll.line)
+    findings = replay(record).findings
+    assert findings[0].line == roll.line  # nothing before the cascade (a result may share the last line)
+    assert ("pass-missing", roll.line) in [(finding.code, finding.line) for finding in findings]
 
 
 def test_a_misplaced_passed_mark_is_a_syntax_error_and_reading_goes_on():

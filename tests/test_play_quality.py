@@ -115,7 +115,7 @@ def test_stats_prints_the_table_only_for_analysed_games(tmp_path):
     path.write_text(json.dumps(game_to_dict(analysed_game())) + "\n", encoding="utf-8")
     shown = CliRunner().invoke(cli, ["stats", str(path)])
     assert "error rate (×1000)" in shown.output and "90.0" in shown.output
-    data = json.loads(CliRunner().invoke(cli, ["stats", "--format", "json", str(path)]).output)
+    data = json.loads(CliRunner().invoke(cli, ["stats", "--format", "json", str(path)]).stdout)
     assert [(row["player"], row["decisions"], row["blunders"]) for row in data["analysis"]] == [("Ann", 2, 2),
                                                                                                 ("Bob", 3, 1)]
     plain = tmp_path / "plain.ntn"
