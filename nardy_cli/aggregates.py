@@ -71,6 +71,7 @@ def outcome_of(result: GameReplay) -> str:
     Forfeits and timeouts that a result tag declares count as resignations.
     """
     if result.ending == "finish":
+        assert result.category is not None  # a finished game is scored
         return result.category
     if result.ending is None:
         return "unfinished"

@@ -415,7 +415,7 @@ def overrides_applied(overrides: tuple[str, ...], rule_sets: Iterable[str]) -> b
     rules as text); if not, a usage error on standard error lists what those variants take."""
     variants = sorted({text.split()[0] for text in rule_sets})
     try:
-        check_overrides(overrides, variants or VARIANTS)
+        check_overrides(overrides, variants or VARIANT_NAMES)
     except RulesError as error:
         click.echo(f"Error: --rule: {error}; it applies to none of the games read", err=True)
         return False

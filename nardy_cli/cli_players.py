@@ -127,7 +127,7 @@ def find(paths: tuple[str, ...], input_format: str | None, encoding: str | None,
     task = partial(replayed, build=partial(found_turns, key=key), overrides=rules)
     per_game = map_games(paths, task, jobs=jobs or None, dask=dask, fmt=input_format, encoding=encoding,
                          pattern=pattern, on_error=input_error)
-    writer = csv.DictWriter(click.get_text_stream("stdout"), FOUND_COLUMNS, lineterminator="\n")
+    writer = csv.DictWriter(sys.stdout, FOUND_COLUMNS, lineterminator="\n")
     found = []
     if output_format == "csv":
         writer.writeheader()
@@ -211,7 +211,7 @@ def short_matches(paths: tuple[str, ...], input_format: str | None, encoding: st
     def ended() -> Iterator[tuple[Match, list[GameRecord]]]:
         for match in checker.ended():
             games = records.pop(id(match), [])
-            if games and all(game_rules(record, rules).variant == "short" for record in games):
+            if games and all(game_rules(record, rules)[0].variant == "short" for record in games):
                 yield match, games
 
     for game in iter_games(paths, fmt=input_format, encoding=encoding, pattern=pattern, on_error=on_error):

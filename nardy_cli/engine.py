@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from .position import CHECKERS, Board, Position
 from .record import BAR, BLACK, OFF, SIDE_NAMES, WHITE, Move, other, point_name
@@ -335,7 +335,7 @@ class _Turn:
         by_depth: list[dict[tuple[Board, Board], tuple[Step, ...]]] = [{start: ()}]
         higher_die_states: set[tuple[Board, Board]] = set()
         for order, sequence in enumerate(self.sequences()):
-            frontier = {start: ()}
+            frontier: dict[tuple[Board, Board], tuple[Step, ...]] = {start: ()}
             for depth, die in enumerate(sequence, 1):
                 reached: dict[tuple[Board, Board], tuple[Step, ...]] = {}
                 for (me, opp), steps in frontier.items():
@@ -761,7 +761,7 @@ class _LegSearch:
             if result.__class__ is int:
                 self._fail(self.turn.finding(result, src, die), done)
                 return None
-            me, opp, step = result
+            me, opp, step = cast("tuple[Board, Board, Step]", result)
             steps += (step,)
             src = step.dst
         return me, opp, steps

@@ -114,7 +114,7 @@ def render_html(aggregates: Aggregates, tables: dict[str, pd.DataFrame], charts:
         return f"<h2>{html.escape(tr(key, lang))}</h2>\n" + "\n".join(parts)
 
     def chart(name: str) -> str:
-        return _image(pngs[name], charts[name].get_label())
+        return _image(pngs[name], str(charts[name].get_label()))
 
     summary = ", ".join(plural(key, count, lang) for key, count in (
         ("games", aggregates.games), ("files", len(aggregates.groups["file"])), ("turns", aggregates.turns),

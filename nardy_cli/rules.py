@@ -118,6 +118,7 @@ class Rules:
 
     def points(self, category: str) -> int:
         """Points of an outcome category under this scoring scheme, before the cube."""
+        assert self.scoring is not None, "every variant has a scoring option"
         return SCORING[self.scoring][category]
 
     def __str__(self) -> str:
