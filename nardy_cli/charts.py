@@ -18,10 +18,10 @@ from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from .output import OutputError, atomic_output
-from .record import BLACK, WHITE
 from .aggregates import ROLL_CLASSES, SCORED, SIDE_KEYS, Aggregates
 from .labels import tr
+from .output import OutputError, atomic_output
+from .record import BLACK, WHITE
 from .stats import ROLL_PROBABILITIES, chi_square, dice_counts, summarize
 
 FORMATS = ("png", "svg")

@@ -18,14 +18,15 @@ from .engine import Engine, sequence_text
 from .gnubg_ids import short_position
 from .notations import Prepared
 from .output import OutputError, Terminated, atomic_output
+from .parallel import ClusterError, map_games, replayed
 from .position import Position, PositionError
 from .record import GameRecord, InputErrorBudget
 from .rules import Rules, RulesError, check_overrides, option_values
 from .selfplay import BOTS, generate
 from .sources import InputError, check_encoding
-from .parallel import ClusterError, map_games, replayed
 from .validate import Certification, Validated, validated, with_tag_findings
-from .variants import NAMES as VARIANT_NAMES, VARIANTS
+from .variants import NAMES as VARIANT_NAMES
+from .variants import VARIANTS
 
 EXIT_FINDINGS, EXIT_INPUT = 1, 2
 

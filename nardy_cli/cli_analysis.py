@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING
 
 import click
 
+from . import bearoff, progress
+from .aggregates import GROUPINGS, TURN_COLUMNS, Aggregates, game_stats, turn_rows
 from .cli import (
     EXIT_INPUT,
     cli,
@@ -33,14 +35,12 @@ from .cli import (
     rule_option,
     usage_errors,
 )
-from . import bearoff, progress
-from .aggregates import GROUPINGS, TURN_COLUMNS, Aggregates, game_stats, turn_rows
 from .corpus import CorpusGame, iter_games
 from .labels import LANGS, tr
+from .parallel import CHUNK_GAMES, map_games, replayed
 from .record import BLACK, SIDE_NAMES, WHITE
 from .replay import GameReplay, replay
 from .rules import check_overrides
-from .parallel import CHUNK_GAMES, map_games, replayed
 
 if TYPE_CHECKING:
     import pandas as pd

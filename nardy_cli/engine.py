@@ -67,7 +67,7 @@ class Play:
 
     __slots__ = ("steps", "_turn", "_state", "_position")
 
-    def __init__(self, steps: tuple[Step, ...], turn: "_Turn", state: tuple[Board, Board]) -> None:
+    def __init__(self, steps: tuple[Step, ...], turn: _Turn, state: tuple[Board, Board]) -> None:
         self.steps = steps
         self._turn, self._state = turn, state
         self._position: Position | None = None

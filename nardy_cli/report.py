@@ -14,15 +14,27 @@ from pathlib import Path
 import pandas as pd
 from matplotlib.figure import Figure
 
+from .aggregates import FINDING_COLUMNS, GROUPINGS, MATCH_COLUMNS, Aggregates
 from .board import finding_boards
 from .charts import FORMATS, dice_chart, first_mover_chart, lengths_chart, outcomes_chart, save_figure
-from .output import atomic_output
-from .aggregates import FINDING_COLUMNS, GROUPINGS, MATCH_COLUMNS, Aggregates
 from .labels import plural, tr
+from .output import atomic_output
+from .stats import (
+    dice_counts,
+    dice_fairness,
+    fairness_display,
+    luck_display,
+    luck_table,
+    outcome_counts,
+    outcomes_display,
+    quality_display,
+    quality_summary,
+    standings_display,
+    standings_table,
+    summarize,
+    summary_display,
+)
 from .tables import REPORT_PAGE, report_folder
-from .stats import (dice_counts, dice_fairness, fairness_display, luck_display, luck_table, outcome_counts,
-                    outcomes_display, quality_display, quality_summary, standings_display, standings_table, summarize,
-                    summary_display)
 
 SHOWN_FINDING_COLUMNS = ("path", "line", "game", "move_number", "side", "action", "code", "message", "option")
 

@@ -7,8 +7,8 @@ builds points, so its games look like games.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterator
 from dataclasses import replace
-from typing import Callable, Iterator
 
 from .engine import Engine, Play, game_outcome, steps_to_moves
 from .position import CHECKERS, Position

@@ -23,9 +23,9 @@ import re
 import sys
 import zipfile
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import IO, Any, Callable, Protocol
+from typing import IO, Any, Protocol
 
 STDIN = "<stdin>"  # the name of standard input in messages
 CHUNK_BYTES = 1 << 16

@@ -11,16 +11,16 @@ import pytest
 from click.testing import CliRunner
 
 from nardy_cli import notations
+from nardy_cli.aggregates import GROUPINGS, SCORED, TURN_COLUMNS, Aggregates, aggregate, turn_rows
 from nardy_cli.charts import dice_chart, first_mover_chart, lengths_chart, outcomes_chart, race_chart, save_figure
 from nardy_cli.cli import cli
 from nardy_cli.corpus import iter_games
+from nardy_cli.labels import tr
 from nardy_cli.output import OutputError
 from nardy_cli.record import BLACK, WHITE
 from nardy_cli.report import write_report
 from nardy_cli.rules import Rules
 from nardy_cli.selfplay import generate
-from nardy_cli.aggregates import GROUPINGS, SCORED, TURN_COLUMNS, Aggregates, aggregate, turn_rows
-from nardy_cli.labels import tr
 from nardy_cli.stats import summarize
 from nardy_cli.validate import validate_games
 

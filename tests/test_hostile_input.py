@@ -18,10 +18,10 @@ import pickle
 import re
 import signal
 import stat
+import struct
 import subprocess
 import sys
 import threading
-import struct
 import time
 import tracemalloc
 import zipfile
@@ -33,7 +33,8 @@ from unittest import mock
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from nardy_cli import notations, sources
 from nardy_cli import record as record_module

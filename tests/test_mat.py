@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nardy_cli.notations import mat
-from nardy_cli.replay import replay
 from nardy_cli.record import BAR, BLACK, OFF, WHITE, Action, GameRecord, Move
+from nardy_cli.replay import replay
 
 DATA = Path(__file__).parent / "data" / "mat"
 CORPORA = Path("/work/shared/corpora")

@@ -14,17 +14,16 @@ import pytest
 from click.testing import CliRunner
 
 from nardy_cli import parallel
+from nardy_cli.aggregates import game_row
 from nardy_cli.cli import cli
 from nardy_cli.corpus import iter_games
 from nardy_cli.notations import notation, writer
 from nardy_cli.notations.jsonl import game_to_dict
 from nardy_cli.parallel import ClusterError, map_games, replayed
-from nardy_cli.validate import Certification, validated
 from nardy_cli.record import BLACK, WHITE, Action, GameRecord, Move, other
 from nardy_cli.rules import Rules
 from nardy_cli.selfplay import generate
-from nardy_cli.aggregates import game_row
-from nardy_cli.validate import validate_games
+from nardy_cli.validate import Certification, validate_games, validated
 
 BGLAB = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "bglab-sample"
 if not BGLAB.is_dir():

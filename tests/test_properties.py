@@ -1,7 +1,8 @@
 """Invariants of the engine over random legal games (hypothesis)."""
 import random
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from nardy_cli.engine import Engine
 from nardy_cli.position import CHECKERS, Position

@@ -9,16 +9,36 @@ import pandas as pd
 import pytest
 
 from nardy_cli import notations
+from nardy_cli.aggregates import (
+    OUTCOMES,
+    ROLL_CLASSES,
+    Aggregates,
+    GameStats,
+    aggregate,
+    game_row,
+    roll_class,
+    turn_rows,
+)
 from nardy_cli.corpus import CorpusGame, iter_games
+from nardy_cli.labels import tr
 from nardy_cli.record import BLACK, WHITE
 from nardy_cli.replay import replay
 from nardy_cli.rules import Rules
 from nardy_cli.selfplay import generate
-from nardy_cli.aggregates import OUTCOMES, ROLL_CLASSES, Aggregates, GameStats, aggregate, game_row, roll_class, turn_rows
-from nardy_cli.labels import tr
-from nardy_cli.stats import (chi_square, chi_square_survival, dice_counts, dice_fairness, fairness_display,
-                             markdown_table, outcome_counts, outcomes_display, shortened, summarize, summary_display,
-                             wilson_interval)
+from nardy_cli.stats import (
+    chi_square,
+    chi_square_survival,
+    dice_counts,
+    dice_fairness,
+    fairness_display,
+    markdown_table,
+    outcome_counts,
+    outcomes_display,
+    shortened,
+    summarize,
+    summary_display,
+    wilson_interval,
+)
 from nardy_cli.validate import validate_games
 
 PLAYERS = ("Ann", "Boris", "Chen")
