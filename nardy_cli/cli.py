@@ -209,7 +209,8 @@ def moves(position: str, dice: str, rules: tuple[str, ...], output_format: str) 
     plays = sorted(engine.legal_plays(start, roll), key=lambda p: _play_order(p.steps))
     cascade = VARIANTS[start.variant].cascade and roll[0] == roll[1]
     if output_format == "json":
-        click.echo(json.dumps({"position": str(start), "dice": list(roll), "rules": {"variant": game_rules.variant, **game_rules.options()},
+        click.echo(json.dumps({"position": str(start), "dice": list(roll),
+                               "rules": {"variant": game_rules.variant, **game_rules.options()},
                                **({"steps": list(engine.steps(start, roll))} if cascade else {}),
                                "plays": [{"play": str(p), "position": str(p.position),
                                           **({"passes": list(p.passed)} if cascade else {})} for p in plays]},

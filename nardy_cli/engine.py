@@ -371,7 +371,8 @@ class _Turn:
                 return level
         return {start: ()}
 
-    def _unblocked(self, level: dict[tuple[Board, Board], tuple[Step, ...]]) -> dict[tuple[Board, Board], tuple[Step, ...]]:
+    def _unblocked(self, level: dict[tuple[Board, Board], tuple[Step, ...]]
+                   ) -> dict[tuple[Board, Board], tuple[Step, ...]]:
         """``level`` without the plays that end on an illegal six-block, under ``block=turn``."""
         if self.block_turn:
             return {s: steps for s, steps in level.items() if not self.illegal_block(s[0])}

@@ -111,7 +111,8 @@ def _findings_html(aggregates: Aggregates, lang: str, boards: list[str | None] |
 
 def _matches_html(aggregates: Aggregates, lang: str) -> str:
     shown = pd.DataFrame(aggregates.first_matches, columns=list(MATCH_COLUMNS))
-    text = f"<p>{html.escape(tr('matches_line', lang, matches=aggregates.matches, complete=aggregates.complete_matches))}</p>"
+    line = tr("matches_line", lang, matches=aggregates.matches, complete=aggregates.complete_matches)
+    text = f"<p>{html.escape(line)}</p>"
     text += _html_table(shown.rename(columns=lambda column: tr(column, lang)))
     if aggregates.matches > len(shown):
         text += f"<p>{html.escape(tr('more_matches', lang, n=aggregates.matches - len(shown)))}</p>"

@@ -347,7 +347,8 @@ def test_summary_figures_by_hand():
     player = summarize(aggregates, "player")
     assert list(player.index) == ["B", "A", "C"]  # the busiest first, ties in order of appearance
     assert player.loc["A", ["games", "wins", "oin", "mars", "koks"]].tolist() == [4, 2, 1, 1, 0]
-    assert player.loc["B", ["games", "wins", "koks", "first_mover_games", "first_mover_wins"]].tolist() == [5, 1, 1, 1, 1]
+    columns = ["games", "wins", "koks", "first_mover_games", "first_mover_wins"]
+    assert player.loc["B", columns].tolist() == [5, 1, 1, 1, 1]
     assert player.at["B", "median_turns"] == 45 and player.at["A", "median_turns"] == (40 + 45) / 2
     assert player.at["B", "mean_turns"] == pytest.approx((40 + 61 + 10 + 45 + 80) / 5)
     event = summarize(aggregates, "event")
