@@ -227,6 +227,7 @@ def test_show_command(tmp_path):
     (("GAME", "--game", "2"), "fewer than 2 games"),
     (("--position", "long x 24x15 24x15"), "side to move must be w or b"),
     (("--position", "long", "-o", "board.jpg"), ".png or .svg"),
+    (("--position", ""), "'' is neither a position"),  # an empty --position is still the position given
 ])
 def test_show_errors_are_usage_errors(tmp_path, args, message):
     game = tmp_path / "illegal.ntn"
