@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CORPORA = (ROOT.parent / "shared" / "corpora" / "bglab-sample", Path("/work/shared/corpora/bglab-sample"))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from gnubg_judge import GNUBG_CLI, run_gnubg  # a test helper (tests/ is not a package)
+from gnubg_judge import GNUBG_CLI, run_gnubg  # noqa: E402  (a test helper: tests/ is put on the path above)
 
 
 def gnubg_import_seconds(files: list[Path]) -> float:

@@ -56,7 +56,7 @@ def main() -> None:
         for label, doubles in (("non-doubles", False), ("doubles", True)):
             dice = [d for d in ALL_DICE if (d[0] == d[1]) == doubles]
             cases = [(p, rng.choice(dice)) for p in positions]
-            generated = rate(lambda case: engine.legal_plays(*case), cases, args.rounds)
+            generated = rate(lambda case, engine=engine: engine.legal_plays(*case), cases, args.rounds)
             print(f"{variant:5} {label:11} legal-play generations: {generated:9,.0f}/s "
                   f"({len(cases)} distinct positions)")
         checks = []
@@ -65,7 +65,7 @@ def main() -> None:
             play = rng.choice(engine.legal_plays(position, dice))
             if len(play.steps) == (4 if dice[0] == dice[1] else 2):
                 checks.append((position, dice, tuple(Move((s.src, s.dst)) for s in play.steps)))
-        checked = rate(lambda case: engine.check(*case), checks, args.rounds)
+        checked = rate(lambda case, engine=engine: engine.check(*case), checks, args.rounds)
         print(f"{variant:5} recorded plays using all dice, checked: {checked:9,.0f}/s "
               f"({1e6 / checked:.1f} µs each, {len(checks)} plays)")
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

@@ -253,7 +253,8 @@ def per_turn(long_base: Path, short_base: Path, rounds: int = 3) -> None:
     for _ in range(rounds):
         for variant, path in (("long", long_base), ("short", short_base)):
             runs[variant].append(timed("validate", [path], 1, None))
-    best = {variant: min(variant_runs, key=lambda run: run.seconds / run.turns) for variant, variant_runs in runs.items()}
+    best = {variant: min(variant_runs, key=lambda run: run.seconds / run.turns)
+            for variant, variant_runs in runs.items()}
     for variant, run in best.items():
         spread = sorted(round(r.turns / r.seconds) for r in runs[variant])
         print(run.text(variant, f"  (turns/s of the {rounds} runs: {', '.join(map(str, spread))})"), flush=True)
@@ -263,7 +264,8 @@ def per_turn(long_base: Path, short_base: Path, rounds: int = 3) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sizes", default="10k", help="Corpus sizes: 1k, 10k, 100k, 1M or a number of games (comma-separated).")
+    parser.add_argument("--sizes", default="10k",
+                        help="Corpus sizes: 1k, 10k, 100k, 1M or a number of games (comma-separated).")
     parser.add_argument("--jobs", default="1,2", help="Numbers of worker processes to compare.")
     parser.add_argument("--tasks", default="validate,stats", help="Commands to time: validate, stats, stats-parquet.")
     parser.add_argument("--base", type=int, default=1000, help="Distinct games, repeated to make each corpus.")

@@ -16,8 +16,8 @@ from typing import Any
 from .corpus import CorpusGame
 from .luck import LuckSums, TurnLuck, game_luck
 from .matches import MatchChecker, MatchGame, match_game
-from .positions import position_columns
 from .play_quality import Quality, QualityTotals, game_quality
+from .positions import position_columns
 from .record import BLACK, WHITE
 from .replay import GameReplay, first_roll_not_double
 from .standings import Standings
@@ -71,6 +71,7 @@ def outcome_of(result: GameReplay) -> str:
     Forfeits and timeouts that a result tag declares count as resignations.
     """
     if result.ending == "finish":
+        assert result.category is not None  # a finished game is scored
         return result.category
     if result.ending is None:
         return "unfinished"

@@ -92,6 +92,7 @@ def turn_view(result: GameReplay, turn: int | None = None, *, before: bool = Fal
     if replayed is not None:
         position = replayed.before if before else replayed.after
     elif turn == stopped_at:
+        assert result.final is not None  # a replay with a start has a final position
         position = result.final
     else:
         raise ValueError(f"the game has no replayed roll {turn}: its rolls are 1-{last}")

@@ -18,10 +18,10 @@ from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from .output import OutputError, atomic_output
-from .record import BLACK, WHITE
 from .aggregates import ROLL_CLASSES, SCORED, SIDE_KEYS, Aggregates
 from .labels import tr
+from .output import OutputError, atomic_output
+from .record import BLACK, WHITE
 from .stats import ROLL_PROBABILITIES, chi_square, dice_counts, summarize
 
 FORMATS = ("png", "svg")
@@ -103,7 +103,7 @@ def lengths_chart(aggregates: Aggregates, lang: str = "en") -> Figure:
     bins = np.arange(shortest // 5 * 5, max(max(counts) for counts in lengths.values()) + 6, 5)
     for variant in sorted(lengths):
         counts = lengths[variant]
-        axes.hist(list(counts), weights=list(counts.values()), bins=bins, alpha=0.65, label=tr(variant, lang),
+        axes.hist(list(counts), weights=list(counts.values()), bins=bins.tolist(), alpha=0.65, label=tr(variant, lang),
                   color=VARIANT_COLOURS.get(variant))
     axes.set_xlabel(tr("turns", lang))
     axes.set_ylabel(tr("games", lang))

@@ -18,14 +18,15 @@ from .engine import Engine, sequence_text
 from .gnubg_ids import short_position
 from .notations import Prepared
 from .output import OutputError, Terminated, atomic_output
+from .parallel import ClusterError, map_games, replayed
 from .position import Position, PositionError
 from .record import GameRecord, InputErrorBudget
 from .rules import Rules, RulesError, check_overrides, option_values
 from .selfplay import BOTS, generate
 from .sources import InputError, check_encoding
-from .parallel import ClusterError, map_games, replayed
 from .validate import Certification, Validated, validated, with_tag_findings
-from .variants import NAMES as VARIANT_NAMES, VARIANTS
+from .variants import NAMES as VARIANT_NAMES
+from .variants import VARIANTS
 
 EXIT_FINDINGS, EXIT_INPUT = 1, 2
 
@@ -208,7 +209,8 @@ def moves(position: str, dice: str, rules: tuple[str, ...], output_format: str) 
     plays = sorted(engine.legal_plays(start, roll), key=lambda p: _play_order(p.steps))
     cascade = VARIANTS[start.variant].cascade and roll[0] == roll[1]
     if output_format == "json":
-        click.echo(json.dumps({"position": str(start), "dice": list(roll), "rules": {"variant": game_rules.variant, **game_rules.options()},
+        click.echo(json.dumps({"position": str(start), "dice": list(roll),
+                               "rules": {"variant": game_rules.variant, **game_rules.options()},
                                **({"steps": list(engine.steps(start, roll))} if cascade else {}),
                                "plays": [{"play": str(p), "position": str(p.position),
                                           **({"passes": list(p.passed)} if cascade else {})} for p in plays]},
@@ -415,7 +417,7 @@ def overrides_applied(overrides: tuple[str, ...], rule_sets: Iterable[str]) -> b
     rules as text); if not, a usage error on standard error lists what those variants take."""
     variants = sorted({text.split()[0] for text in rule_sets})
     try:
-        check_overrides(overrides, variants or VARIANTS)
+        check_overrides(overrides, variants or VARIANT_NAMES)
     except RulesError as error:
         click.echo(f"Error: --rule: {error}; it applies to none of the games read", err=True)
         return False

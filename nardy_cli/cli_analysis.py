@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING
 
 import click
 
+from . import bearoff, progress
+from .aggregates import GROUPINGS, TURN_COLUMNS, Aggregates, game_stats, turn_rows
 from .cli import (
     EXIT_INPUT,
     cli,
@@ -33,14 +35,12 @@ from .cli import (
     rule_option,
     usage_errors,
 )
-from . import bearoff, progress
-from .aggregates import GROUPINGS, TURN_COLUMNS, Aggregates, game_stats, turn_rows
 from .corpus import CorpusGame, iter_games
 from .labels import LANGS, tr
+from .parallel import CHUNK_GAMES, map_games, replayed
 from .record import BLACK, SIDE_NAMES, WHITE
 from .replay import GameReplay, replay
 from .rules import check_overrides
-from .parallel import CHUNK_GAMES, map_games, replayed
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -394,11 +394,12 @@ def show(path: str | None, number: int, turn: int | None, move_text: str | None,
 
     if (path is None) == (position_text is None):
         raise click.UsageError("give either a FILE or --position")
-    if dice_text and not position_text:
+    if dice_text and position_text is None:
         raise click.UsageError("--dice goes with --position; a game's roll shows its own dice")
-    if position_text:
+    if position_text is not None:
         view = BoardView(parse_position(position_text), parse_dice(dice_text) if dice_text else None)
     else:
+        assert path is not None  # either a FILE or --position, checked above
         place = re.fullmatch(r"(.+?):(\d+)(?::(\d+))?", path) if not os.path.exists(path) else None
         if place:  # FILE:LINE[:COLUMN], as validate prints a finding's place
             path = place.group(1)

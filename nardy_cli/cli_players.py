@@ -127,7 +127,7 @@ def find(paths: tuple[str, ...], input_format: str | None, encoding: str | None,
     task = partial(replayed, build=partial(found_turns, key=key), overrides=rules)
     per_game = map_games(paths, task, jobs=jobs or None, dask=dask, fmt=input_format, encoding=encoding,
                          pattern=pattern, on_error=input_error)
-    writer = csv.DictWriter(click.get_text_stream("stdout"), FOUND_COLUMNS, lineterminator="\n")
+    writer = csv.DictWriter(sys.stdout, FOUND_COLUMNS, lineterminator="\n")
     found = []
     if output_format == "csv":
         writer.writeheader()

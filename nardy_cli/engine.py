@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from .position import CHECKERS, Board, Position
 from .record import BAR, BLACK, OFF, SIDE_NAMES, WHITE, Move, other, point_name
@@ -67,7 +67,7 @@ class Play:
 
     __slots__ = ("steps", "_turn", "_state", "_position")
 
-    def __init__(self, steps: tuple[Step, ...], turn: "_Turn", state: tuple[Board, Board]) -> None:
+    def __init__(self, steps: tuple[Step, ...], turn: _Turn, state: tuple[Board, Board]) -> None:
         self.steps = steps
         self._turn, self._state = turn, state
         self._position: Position | None = None
@@ -335,7 +335,7 @@ class _Turn:
         by_depth: list[dict[tuple[Board, Board], tuple[Step, ...]]] = [{start: ()}]
         higher_die_states: set[tuple[Board, Board]] = set()
         for order, sequence in enumerate(self.sequences()):
-            frontier = {start: ()}
+            frontier: dict[tuple[Board, Board], tuple[Step, ...]] = {start: ()}
             for depth, die in enumerate(sequence, 1):
                 reached: dict[tuple[Board, Board], tuple[Step, ...]] = {}
                 for (me, opp), steps in frontier.items():
@@ -371,7 +371,8 @@ class _Turn:
                 return level
         return {start: ()}
 
-    def _unblocked(self, level: dict[tuple[Board, Board], tuple[Step, ...]]) -> dict[tuple[Board, Board], tuple[Step, ...]]:
+    def _unblocked(self, level: dict[tuple[Board, Board], tuple[Step, ...]]
+                   ) -> dict[tuple[Board, Board], tuple[Step, ...]]:
         """``level`` without the plays that end on an illegal six-block, under ``block=turn``."""
         if self.block_turn:
             return {s: steps for s, steps in level.items() if not self.illegal_block(s[0])}
@@ -761,7 +762,7 @@ class _LegSearch:
             if result.__class__ is int:
                 self._fail(self.turn.finding(result, src, die), done)
                 return None
-            me, opp, step = result
+            me, opp, step = cast("tuple[Board, Board, Step]", result)
             steps += (step,)
             src = step.dst
         return me, opp, steps

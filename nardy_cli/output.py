@@ -62,7 +62,7 @@ def atomic_output(path: str | None, *, force: bool = False, inputs: tuple[str, .
         raise OutputError(f"{path}: cannot write: {error.strerror or error}") from None
     try:
         with handle, _terminate_as_exception():
-            yield handle
+            yield cast(TextIO, handle)
         os.chmod(handle.name, _mode_for(target))
         os.replace(handle.name, target)
     except BaseException as error:

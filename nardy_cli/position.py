@@ -57,7 +57,7 @@ class Position:
                 raise PositionError(f"White's point {point} holds checkers of both sides")
 
     @classmethod
-    def start(cls, variant: str = "long", turn: str = WHITE) -> "Position":
+    def start(cls, variant: str = "long", turn: str = WHITE) -> Position:
         """The starting position of a variant of the table."""
         try:
             entry = variant_entry(variant)
@@ -65,7 +65,7 @@ class Position:
             raise PositionError(str(error)) from None
         return cls(variant, turn, entry.start, entry.start, frozenset(SIDES) if entry.first_turns else frozenset())
 
-    def unchecked(self, turn: str, white: Board, black: Board, first: frozenset[str]) -> "Position":
+    def unchecked(self, turn: str, white: Board, black: Board, first: frozenset[str]) -> Position:
         """A copy with new boards, turn and first-turn sides, trusting the caller (the engine)
         to keep the invariants that construction checks."""
         position = object.__new__(Position)
@@ -76,7 +76,7 @@ class Position:
     def board(self, side: str) -> Board:
         return self.white if side == WHITE else self.black
 
-    def with_boards(self, side: str, mine: Board, theirs: Board) -> "Position":
+    def with_boards(self, side: str, mine: Board, theirs: Board) -> Position:
         """This position with ``side``'s board ``mine`` and the other's ``theirs``."""
         white, black = (mine, theirs) if side == WHITE else (theirs, mine)
         return replace(self, white=white, black=black)
@@ -111,7 +111,7 @@ class Position:
         return " ".join(fields_)
 
     @classmethod
-    def parse(cls, text: str) -> "Position":
+    def parse(cls, text: str) -> Position:
         """Read ``<variant> <side> <white> <black> [<first>] [cube=<value><owner>]``."""
         words = text.split()
         if len(words) < 4:

@@ -193,6 +193,7 @@ class CappedErrors(list[RecordError]):
             self.append(error)
         self.more += getattr(errors, "more", 0)
 
+    # typeshed itself types list.__iadd__ against __add__ with an ignore: a subclass inherits the clash
     def __iadd__(self, errors: Iterable[RecordError]) -> Self:  # type: ignore[override,misc]
         self.extend(errors)
         return self

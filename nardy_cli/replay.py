@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from .engine import Engine, Finding, Outcome, game_outcome, outcome_category
+from .engine import Engine, Finding, game_outcome, outcome_category
 from .position import CHECKERS, Position, PositionError
 from .record import SIDE_NAMES, STANDARD_TAGS, WHITE, Action, GameRecord, Move, next_cell, other
 from .rules import OPTIONS, SCORING, Rules, RulesError, stated_options
@@ -235,7 +235,8 @@ class _Replayer:
             return position
         verdict = self.engine.check(position, action.dice, action.moves)
         after = verdict.position
-        if verdict.finding and after is None:
+        if after is None:
+            assert verdict.finding is not None  # a legal play always has its position
             stop = f"{verdict.finding.message}; the replay stops here: the recorded play cannot be made on the board"
             self.finding(replace(verdict.finding, message=stop), action)
             return None
@@ -314,7 +315,8 @@ class _Replayer:
             winner = other(action.side)  # the finished side wins, judged on the final position
         elif winner is None:
             return
-        outcome: Outcome = game_outcome(self.rules, position, money=self.money)
+        outcome = game_outcome(self.rules, position, money=self.money)
+        assert outcome is not None, "one side has borne off all: the game has an outcome"
         result.ending, result.winner, result.points = "finish", winner, outcome.points
         result.category = outcome.category
         if self.rules.last_roll == "on" and winner == result.first_mover:
@@ -486,7 +488,7 @@ class _Replayer:
             return "the game is not over"
         score = f"{result.points}-0" if result.winner == WHITE else f"0-{result.points}"
         how = {"drop": "on a dropped double", "resign": "by resignation"}.get(
-            result.ending, f"with {result.category}")
+            result.ending or "", f"with {result.category}")
         return f"{SIDE_NAMES[result.winner]} won {how}: {score}"
 
     def result_finding(self, message: str) -> None:
@@ -524,9 +526,9 @@ def replay(record: GameRecord, overrides: list[str] | tuple[str, ...] = ()) -> G
         result.findings.append(GameFinding("syntax", f"rules: {error}", line=line, column=column))
         return result
     replayer = _Replayer(record, rules, stated_options(record.tags.get("Rules", "")) | stated_options(overrides))
-    for error in record.errors:
-        replayer.result.findings.append(GameFinding("syntax", error.message, line=error.line,
-                                                    column=error.column))
+    for syntax_error in record.errors:
+        replayer.result.findings.append(GameFinding("syntax", syntax_error.message, line=syntax_error.line,
+                                                    column=syntax_error.column))
     if record.errors_not_kept:
         last = record.errors[-1]
         replayer.result.findings.append(GameFinding("syntax", f"and {record.errors_not_kept} more syntax errors in "
@@ -539,5 +541,6 @@ def replay(record: GameRecord, overrides: list[str] | tuple[str, ...] = ()) -> G
             "syntax", f"Rules tag: {tag_error}; the game is judged without the tag, under {rules}",
             line=line, column=column))
     result = replayer.run()
-    result.findings.sort(key=lambda finding: (not finding.line, finding.line, finding.column))  # in file order, unlocated last
+    # in the order of the file; findings that have no line last
+    result.findings.sort(key=lambda finding: (not finding.line, finding.line, finding.column))
     return result

@@ -14,15 +14,28 @@ from pathlib import Path
 import pandas as pd
 from matplotlib.figure import Figure
 
+from .aggregates import FINDING_COLUMNS, GROUPINGS, MATCH_COLUMNS, Aggregates
 from .board import finding_boards
 from .charts import FORMATS, dice_chart, first_mover_chart, lengths_chart, outcomes_chart, save_figure
-from .output import atomic_output
-from .aggregates import FINDING_COLUMNS, GROUPINGS, MATCH_COLUMNS, Aggregates
 from .labels import plural, tr
+from .output import atomic_output
+from .stats import (
+    CASCADE_COLUMNS,
+    dice_counts,
+    dice_fairness,
+    fairness_display,
+    luck_display,
+    luck_table,
+    outcome_counts,
+    outcomes_display,
+    quality_display,
+    quality_summary,
+    standings_display,
+    standings_table,
+    summarize,
+    summary_display,
+)
 from .tables import REPORT_PAGE, report_folder
-from .stats import (CASCADE_COLUMNS, dice_counts, dice_fairness, fairness_display, luck_display, luck_table, outcome_counts,
-                    outcomes_display, quality_display, quality_summary, standings_display, standings_table, summarize,
-                    summary_display)
 
 SHOWN_FINDING_COLUMNS = ("path", "line", "game", "move_number", "side", "action", "code", "message", "option")
 
@@ -99,7 +112,8 @@ def _findings_html(aggregates: Aggregates, lang: str, boards: list[str | None] |
 
 def _matches_html(aggregates: Aggregates, lang: str) -> str:
     shown = pd.DataFrame(aggregates.first_matches, columns=list(MATCH_COLUMNS))
-    text = f"<p>{html.escape(tr('matches_line', lang, matches=aggregates.matches, complete=aggregates.complete_matches))}</p>"
+    line = tr("matches_line", lang, matches=aggregates.matches, complete=aggregates.complete_matches)
+    text = f"<p>{html.escape(line)}</p>"
     text += _html_table(shown.rename(columns=lambda column: tr(column, lang)))
     if aggregates.matches > len(shown):
         text += f"<p>{html.escape(tr('more_matches', lang, n=aggregates.matches - len(shown)))}</p>"
@@ -125,7 +139,7 @@ def render_html(aggregates: Aggregates, tables: dict[str, pd.DataFrame], charts:
         return f"<h2>{html.escape(tr(key, lang))}</h2>\n" + "\n".join(parts)
 
     def chart(name: str) -> str:
-        return _image(pngs[name], charts[name].get_label())
+        return _image(pngs[name], str(charts[name].get_label()))
 
     summary = ", ".join(plural(key, count, lang) for key, count in (
         ("games", aggregates.games), ("files", len(aggregates.groups["file"])), ("turns", aggregates.turns),

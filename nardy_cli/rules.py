@@ -47,7 +47,7 @@ class Rules:
     bearoff: str | None = None
 
     @classmethod
-    def preset(cls, variant: str) -> "Rules":
+    def preset(cls, variant: str) -> Rules:
         """The defaults of a variant of the table (``long``, ``short``, ``gulbara``)."""
         try:
             variant_entry(variant)
@@ -57,7 +57,7 @@ class Rules:
         return cls(variant=variant, **values)
 
     @classmethod
-    def parse(cls, text: str, base: "Rules | str | None" = None) -> "Rules":
+    def parse(cls, text: str, base: Rules | str | None = None) -> Rules:
         """Rules from ``"[variant] key=value ..."``, over ``base`` (a Rules or a preset name).
 
         >>> str(Rules.parse("long head=general"))
@@ -69,7 +69,7 @@ class Rules:
         rules = cls.preset(base) if isinstance(base, str) else base or cls.preset("long")
         return rules.with_options(words)
 
-    def with_options(self, settings: "list[str] | tuple[str, ...]", *, own_only: bool = False) -> "Rules":
+    def with_options(self, settings: list[str] | tuple[str, ...], *, own_only: bool = False) -> Rules:
         """These rules with ``key=value`` settings applied (``variant=short`` switches preset first).
 
         With ``own_only``, settings of options this variant does not have are
@@ -118,6 +118,7 @@ class Rules:
 
     def points(self, category: str) -> int:
         """Points of an outcome category under this scoring scheme, before the cube."""
+        assert self.scoring is not None, "every variant has a scoring option"
         return SCORING[self.scoring][category]
 
     def __str__(self) -> str:
@@ -129,7 +130,7 @@ class Rules:
         return " ".join(f"{k}={v}" for k, v in self.options().items() if preset[k] != v)
 
 
-def stated_options(settings: "str | list[str] | tuple[str, ...]") -> set[str]:
+def stated_options(settings: str | list[str] | tuple[str, ...]) -> set[str]:
     """The option names that a rule text or a list of ``key=value`` settings sets."""
     words = settings.replace(",", " ").split() if isinstance(settings, str) else settings
     return {word.partition("=")[0].strip().replace("-", "_") for word in words if "=" in word} - {"variant"}

@@ -7,8 +7,8 @@ builds points, so its games look like games.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterator
 from dataclasses import replace
-from typing import Callable, Iterator
 
 from .engine import Engine, Play, game_outcome, steps_to_moves
 from .position import CHECKERS, Position
@@ -110,6 +110,7 @@ def play_game(rules: Rules, rng: random.Random, bot: str = "greedy", *,
         dice = _roll(rng)
     if result is None:
         outcome = game_outcome(rules, position, money=True)  # a lone game is a money game
+        assert outcome is not None, "the loop ends when a side has borne off all"
         result = f"{outcome.points}-0" if outcome.winner == WHITE else f"0-{outcome.points}"
     record.result = result
     record.tags["Result"] = result

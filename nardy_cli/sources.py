@@ -23,9 +23,9 @@ import re
 import sys
 import zipfile
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import IO, Any, Callable, Protocol
+from typing import IO, Any, Protocol
 
 STDIN = "<stdin>"  # the name of standard input in messages
 CHUNK_BYTES = 1 << 16
@@ -271,7 +271,7 @@ def _compression(name: str, stream: Any = None) -> str | None:
     return next((extension for magic, extension in _MAGIC if magic.match(head)), None)
 
 
-READ_HOOKS: list[Callable[[int], None]] = []
+READ_HOOKS: list[Callable[[int], object]] = []
 """Told the number of bytes of every read of an input file from disk (progress bars)."""
 
 
@@ -300,7 +300,7 @@ class _Counted(io.RawIOBase):
 
 def _open_file(path: str) -> IO[bytes]:
     if READ_HOOKS:
-        raw = io.BufferedReader(_Counted(open(path, "rb", buffering=0), counting=True))
+        raw: IO[bytes] = io.BufferedReader(_Counted(open(path, "rb", buffering=0), counting=True))
         compression = _compression(path, raw)
         if compression is None:
             return raw

@@ -4,12 +4,12 @@ labelled in English or Russian (pandas)."""
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from statistics import NormalDist
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 
 from .aggregates import GROUPINGS, OUTCOMES, ROLL_CLASSES, SCORED, Aggregates
 from .labels import tr
@@ -170,7 +170,7 @@ def _add_rate(table: pd.DataFrame, name: str, successes: pd.Series, trials: pd.S
 # --- dice fairness -----------------------------------------------------------------------
 
 
-def chi_square(observed: Any, probabilities: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
+def chi_square(observed: Any, probabilities: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     """Pearson's chi-square statistic and p-value of each row of ``observed`` counts (a 1-D
     sequence is one row) against ``probabilities``; NaN for a row with nothing observed."""
     counts = np.atleast_2d(np.asarray(observed, dtype=float))
@@ -233,7 +233,7 @@ def _percent(value: float) -> str:
 
 
 def _with_interval(count: int, table: pd.DataFrame, name: str, key: Any) -> str:
-    rate, low, high = (table.at[key, f"{name}_{part}"] for part in ("rate", "low", "high"))
+    rate, low, high = (cast(float, table.at[key, f"{name}_{part}"]) for part in ("rate", "low", "high"))
     if pd.isna(rate):
         return str(count)
     return f"{count} ({100 * rate:.1f}% [{100 * low:.1f}–{100 * high:.1f}])"
@@ -242,11 +242,11 @@ def _with_interval(count: int, table: pd.DataFrame, name: str, key: Any) -> str:
 def summary_display(summary: pd.DataFrame, lang: str = "en") -> pd.DataFrame:
     """A :func:`summarize` table as text cells with headers in ``lang``: counts with
     rate and Wilson 95 % interval, percentages, lengths."""
-    by = summary.index.name
+    by = cast(str, summary.index.name)  # summarize names its index by the grouping
     wins_label = tr("wins" if by == "player" else "wins_white", lang)
     rows = []
     for key, row in summary.iterrows():
-        cells = {tr(by, lang): tr(key, lang) if by == "variant" else key,
+        cells = {tr(by, lang): tr(str(key), lang) if by == "variant" else key,
                  tr("games", lang): int(row["games"]), wins_label: int(row["wins"]),
                  tr("win_rate", lang): _percent(row["win_rate"])}
         for outcome in SCORED:
@@ -272,7 +272,7 @@ def shortened(fairness: pd.DataFrame, min_rolls: int = 0, top: int | None = None
 def fairness_display(fairness: pd.DataFrame, lang: str = "en") -> pd.DataFrame:
     """A :func:`dice_fairness` table as text cells with headers in ``lang``: n beside the p-values,
     and ``too few rolls`` instead of a verdict below :data:`MIN_FLAG_ROLLS`."""
-    by = fairness.index.name
+    by = cast("str | None", fairness.index.name)
     rows = []
     for key, row in fairness.iterrows():
         verdict = "yes" if row["flagged"] else "no" if row["n"] >= MIN_FLAG_ROLLS else "too_few"
@@ -316,7 +316,7 @@ def outcomes_display(counts: pd.DataFrame, lang: str = "en") -> pd.DataFrame:
     """An :func:`outcome_counts` table with outcome and group names in ``lang``."""
     table = counts.rename(columns=lambda outcome: tr(outcome, lang),
                           index=lambda key: tr(key, lang) if counts.index.name == "variant" else key)
-    return table.rename_axis(index=tr(counts.index.name, lang)).reset_index()
+    return table.rename_axis(index=tr(cast(str, counts.index.name), lang)).reset_index()
 
 
 def quality_summary(aggregates: Aggregates) -> pd.DataFrame:

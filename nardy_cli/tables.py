@@ -10,9 +10,9 @@ import csv
 import importlib
 import importlib.util
 import os
-from pathlib import Path
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import ExitStack, contextmanager
+from pathlib import Path
 from typing import Any, TextIO
 
 from .aggregates import FINDING_COLUMNS, GAME_COLUMNS, MATCH_COLUMNS, TURN_COLUMNS, GameStats

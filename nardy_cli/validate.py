@@ -38,7 +38,7 @@ class Summary:
         self.notes += len(result.notes)
         self.rules[str(result.rules)] += 1
 
-    def merge(self, other: "Summary") -> None:
+    def merge(self, other: Summary) -> None:
         self.files |= other.files
         self.games += other.games
         self.turns += other.turns

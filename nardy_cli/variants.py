@@ -6,6 +6,7 @@ are 26-tuples in the owner's numbering (0 = off, 1-24 the points, 25 the bar).
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 CHECKERS = 15
@@ -48,7 +49,7 @@ class Variant:
     options: dict[str, tuple[str, ...]]
 
 
-def _opposites(opposite) -> tuple[int, ...]:  # type: ignore[no-untyped-def]
+def _opposites(opposite: Callable[[int], int]) -> tuple[int, ...]:
     return (0,) + tuple(opposite(p) for p in range(1, 25)) + (0,)
 
 

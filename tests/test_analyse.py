@@ -5,8 +5,8 @@ import io
 
 import pytest
 from click.testing import CliRunner
-from gnubg_judge import require_gnubg_cli, run_gnubg
 
+from gnubg_judge import require_gnubg_cli, run_gnubg
 from nardy_cli import gnubg_analysis
 from nardy_cli.cli import cli
 from nardy_cli.gnubg_analysis import GnubgError, analysis_rows, statistics_blocks

@@ -12,9 +12,9 @@ import nardy_cli.cli_analysis  # noqa: F401  (attaches stats, plot and show to t
 from nardy_cli import notations
 from nardy_cli.board import BoardView, board_figure, board_points, over_text, text_diagram, turn_view
 from nardy_cli.cli import cli
+from nardy_cli.corpus import iter_games
 from nardy_cli.position import Position
 from nardy_cli.record import BLACK, WHITE
-from nardy_cli.corpus import iter_games
 from nardy_cli.replay import replay
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -227,6 +227,7 @@ def test_show_command(tmp_path):
     (("GAME", "--game", "2"), "fewer than 2 games"),
     (("--position", "long x 24x15 24x15"), "side to move must be w or b"),
     (("--position", "long", "-o", "board.jpg"), ".png or .svg"),
+    (("--position", ""), "'' is neither a position"),  # an empty --position is still the position given
 ])
 def test_show_errors_are_usage_errors(tmp_path, args, message):
     game = tmp_path / "illegal.ntn"

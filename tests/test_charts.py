@@ -11,16 +11,16 @@ import pytest
 from click.testing import CliRunner
 
 from nardy_cli import notations
+from nardy_cli.aggregates import GROUPINGS, SCORED, TURN_COLUMNS, Aggregates, aggregate, turn_rows
 from nardy_cli.charts import dice_chart, first_mover_chart, lengths_chart, outcomes_chart, race_chart, save_figure
 from nardy_cli.cli import cli
 from nardy_cli.corpus import iter_games
+from nardy_cli.labels import tr
 from nardy_cli.output import OutputError
 from nardy_cli.record import BLACK, WHITE
 from nardy_cli.report import write_report
 from nardy_cli.rules import Rules
 from nardy_cli.selfplay import generate
-from nardy_cli.aggregates import GROUPINGS, SCORED, TURN_COLUMNS, Aggregates, aggregate, turn_rows
-from nardy_cli.labels import tr
 from nardy_cli.stats import summarize
 from nardy_cli.validate import validate_games
 
@@ -131,7 +131,8 @@ def test_race_chart_follows_the_pips_of_the_game(corpus):
     turns = pd.DataFrame(turn_rows(game, result), columns=list(TURN_COLUMNS))
     figure = race_chart(turns, (360, 360), "Ann – Boris", "ru", ("Ann", "Boris"))
     white, black, *marks = figure.axes[0].get_lines()
-    assert [text.get_text() for text in figure.axes[0].get_legend().get_texts()][:2] == ["Ann (белые)", "Boris (чёрные)"]
+    legend = [text.get_text() for text in figure.axes[0].get_legend().get_texts()]
+    assert legend[:2] == ["Ann (белые)", "Boris (чёрные)"]
     illegal = [t.turn for t in result.turns if not t.legal]
     assert (list(marks[0].get_xdata()) if marks else []) == illegal
     assert list(white.get_xdata()) == list(range(len(result.turns) + 1))
@@ -175,8 +176,9 @@ def test_stats_command_writes_the_report(corpus, tmp_path):
     assert result.exit_code == 0, result.output
     for term in ("игрок", "оин", "марс", "кокс", "броски (n)", "все игроки", "Ann"):
         assert term in result.stdout
-    expected = {f"{name}.csv" for name in ("games", "turns", "findings", "matches", "outcomes_by_variant", "dice_fairness",
-                                           "dice_counts", "luck", "standings", *(f"summary_by_{by}" for by in GROUPINGS))}
+    expected = {f"{name}.csv" for name in ("games", "turns", "findings", "matches", "outcomes_by_variant",
+                                           "dice_fairness", "dice_counts", "luck", "standings",
+                                           *(f"summary_by_{by}" for by in GROUPINGS))}
     expected |= {f"{chart}.{fmt}" for chart in ("outcomes", "lengths", "first_mover", "dice")
                  for fmt in ("png", "svg")}
     assert {p.name for p in out.iterdir()} == expected | {"report.html"}

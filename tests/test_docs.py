@@ -186,7 +186,8 @@ def test_findings_example_has_the_documented_shape(tmp_path):
 
 
 def bench(*arguments: str) -> str:
-    result = subprocess.run([sys.executable, *arguments], cwd=ROOT, capture_output=True, text=True, timeout=600, check=False)
+    result = subprocess.run([sys.executable, *arguments], cwd=ROOT, capture_output=True, text=True, timeout=600,
+                            check=False)
     assert result.returncode == 0, result.stdout + result.stderr
     return result.stdout
 

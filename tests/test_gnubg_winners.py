@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from nardy_cli.engine import game_outcome
 from nardy_cli.notations import mat, sgf
 from nardy_cli.record import GameRecord
 from nardy_cli.replay import replay
-from nardy_cli.engine import game_outcome
 from nardy_cli.scores import Result, Score, is_money, match_length, resignation_level
 
 CORPORA = Path(__file__).resolve().parents[2] / "shared" / "corpora"

@@ -308,7 +308,8 @@ def test_a_mutated_game_is_caught_at_its_turn(seed, data):
 
 def test_both_bots_play_cascades_and_passes():
     for bot in ("random", "greedy"):
-        kinds = [a.kind for seed in range(3) for a in play_game(Rules.parse("gulbara"), random.Random(seed), bot).actions]
+        kinds = [a.kind for seed in range(3)
+                 for a in play_game(Rules.parse("gulbara"), random.Random(seed), bot).actions]
         assert "passed" in kinds
 
 

@@ -18,10 +18,10 @@ import pickle
 import re
 import signal
 import stat
+import struct
 import subprocess
 import sys
 import threading
-import struct
 import time
 import tracemalloc
 import zipfile
@@ -33,7 +33,8 @@ from unittest import mock
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from nardy_cli import notations, sources
 from nardy_cli import record as record_module
@@ -550,7 +551,7 @@ def test_many_tiny_games_stream_in_constant_memory(tmp_path, fmt, count):
     path.write_text(TINY[fmt] * count, encoding="utf-8")
     games = iter_games([str(path)], on_error=pytest.fail)
     window = range(count // 2, count // 2 + min(5000, count // 4))
-    for index, game in enumerate(games):
+    for index, game in enumerate(games):  # noqa: B007  (the last game is checked after the loop)
         if index == window.start:
             tracemalloc.start()
         elif index == window.stop:
@@ -586,7 +587,7 @@ HUGE_NUMBERS = {
            f" {HUGE}) 31: 8/5 6/5   Doubles => {HUGE}\n     Wins {HUGE} points\n",
     "ntn": f'[Variant "long"]\n[MatchLength "{HUGE}"]\n[Score "{HUGE}-1"]\n\n1. 31: 24/21 24/23 {HUGE}-0\n',
     "sgf": f"(;GM[6]MI[length:{HUGE}][game:{HUGE}][ws:{HUGE}][bs:{HUGE}]RE[W+{HUGE}]AE[a:y]CV[{HUGE}];W[31hehc])\n",
-    "jsonl": '{"tags": {}, "actions": [{"side": "w", "dice": [3, 1], "play": "24/21", "value": %s}]}\n' % HUGE,
+    "jsonl": '{"tags": {}, "actions": [{"side": "w", "dice": [3, 1], "play": "24/21", "value": ' + HUGE + '}]}\n',
 }
 
 

@@ -77,7 +77,8 @@ def test_table_is_cached_on_disk_and_rebuilt_when_damaged(tmp_path, monkeypatch)
         bearoff.table.cache_clear()
 
 
-homes = st.lists(st.integers(0, 5), min_size=1, max_size=15).map(lambda points: tuple(points.count(p) for p in range(6)))
+homes = st.lists(st.integers(0, 5), min_size=1, max_size=15).map(
+    lambda points: tuple(points.count(p) for p in range(6)))
 dice = st.tuples(st.integers(1, 6), st.integers(1, 6))
 
 

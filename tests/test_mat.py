@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nardy_cli.notations import mat
-from nardy_cli.replay import replay
 from nardy_cli.record import BAR, BLACK, OFF, WHITE, Action, GameRecord, Move
+from nardy_cli.replay import replay
 
 DATA = Path(__file__).parent / "data" / "mat"
 CORPORA = Path("/work/shared/corpora")
@@ -69,7 +69,8 @@ def test_sniff_knows_a_file_without_match_line() -> None:
     assert mat.sniff(" Game 1\n a : 0   b : 0\n  1) 31: 8/5 6/5     42: 8/4 6/4\n")
 
 
-@pytest.mark.parametrize("head", ["", "[Event \"x\"]\n1. 31: 8/5 6/5\n", "Permission is hereby granted, free of charge"])
+@pytest.mark.parametrize("head", ["", "[Event \"x\"]\n1. 31: 8/5 6/5\n",
+                                  "Permission is hereby granted, free of charge"])
 def test_sniff_rejects_other_text(head: str) -> None:
     assert not mat.sniff(head)
 
@@ -340,7 +341,8 @@ def test_writer_computes_missing_cube_values_scores_and_game_numbers() -> None:
     def game(result: str) -> GameRecord:
         return GameRecord(tags={"White": "a", "Black": "b", "Variant": "short", "MatchLength": "5"}, result=result,
                           actions=[Action(WHITE, dice=(3, 1), moves=()), Action(BLACK, kind="double"),
-                                   Action(WHITE, kind="take"), Action(WHITE, kind="double"), Action(BLACK, kind="drop")])
+                                   Action(WHITE, kind="take"), Action(WHITE, kind="double"),
+                                   Action(BLACK, kind="drop")])
 
     text, warnings = write([game("4-0"), game("0-4")])
     assert warnings == []
@@ -355,8 +357,10 @@ def test_writer_computes_missing_cube_values_scores_and_game_numbers() -> None:
     (lambda g: g.actions[0].comments.append("?!"), "comments dropped: MAT has no comments"),
     (lambda g: setattr(g, "result", None), "result None cannot be written"),
     (lambda g: setattr(g, "result", "1/2-1/2"), "result '1/2-1/2' cannot be written"),
-    (lambda g: g.tags.update(Position="long w 15/24 15/24"), "tag Position ('long w 15/24 15/24') cannot be expressed"),
-    (lambda g: g.tags.update(Termination="time"), "termination 'time' cannot be expressed: the MAT text implies resign"),
+    (lambda g: g.tags.update(Position="long w 15/24 15/24"),
+     "tag Position ('long w 15/24 15/24') cannot be expressed"),
+    (lambda g: g.tags.update(Termination="time"),
+     "termination 'time' cannot be expressed: the MAT text implies resign"),
     (lambda g: g.tags.update(Result="2-0"), "Result tag '2-0' dropped"),
     (lambda g: g.tags.update(Crawford="yes"), "Crawford tag 'yes' cannot be expressed"),
     (lambda g: g.tags.update(WhiteRating="strong"), "WhiteRating 'strong' cannot be written"),

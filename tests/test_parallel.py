@@ -14,17 +14,16 @@ import pytest
 from click.testing import CliRunner
 
 from nardy_cli import parallel
+from nardy_cli.aggregates import game_row
 from nardy_cli.cli import cli
 from nardy_cli.corpus import iter_games
 from nardy_cli.notations import notation, writer
 from nardy_cli.notations.jsonl import game_to_dict
 from nardy_cli.parallel import ClusterError, map_games, replayed
-from nardy_cli.validate import Certification, validated
 from nardy_cli.record import BLACK, WHITE, Action, GameRecord, Move, other
 from nardy_cli.rules import Rules
 from nardy_cli.selfplay import generate
-from nardy_cli.aggregates import game_row
-from nardy_cli.validate import validate_games
+from nardy_cli.validate import Certification, validate_games, validated
 
 BGLAB = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "bglab-sample"
 if not BGLAB.is_dir():
@@ -211,10 +210,12 @@ def test_files_too_long_to_ship_are_streamed_here(corpus, expected, expected_mat
     monkeypatch.setattr(parallel, "SHIP_LIMIT", 2_000)
     streamed_here: list[str] = []
     stream = parallel._stream
-    monkeypatch.setattr(parallel, "_stream", lambda unit, *rest: streamed_here.append(unit.source) or stream(unit, *rest))
+    monkeypatch.setattr(parallel, "_stream",
+                        lambda unit, *rest: streamed_here.append(unit.source) or stream(unit, *rest))
     assert validation(corpus["mat"], jobs=2) == expected_mat
     assert validation(corpus["generated"], jobs=2, chunk_games=4) == expected
-    assert [Path(source).name for source in streamed_here] == [Path(path).name for path in corpus["mat"]] + ["array.json"]
+    expected_names = [Path(path).name for path in corpus["mat"]] + ["array.json"]
+    assert [Path(source).name for source in streamed_here] == expected_names
     records = long_games(8, 9)
     with gzip.open(tmp_path / "array.json.gz", "wt", encoding="utf-8") as out:
         writer("json")(records, out)
@@ -311,8 +312,9 @@ def test_the_parquet_tables_feed_dask_dataframe(corpus, expected_stats, tmp_path
     stats_run(corpus["generated"] + corpus["mat"], tmp_path, "--jobs", "1")
     games = dataframe.read_parquet(tmp_path / "parquet" / "games.parquet")
     by_variant = games.groupby("variant").agg({"game": "count", "turns": "sum"}).compute()
-    summary = {row["variant"]: row for row in json.loads(CliRunner().invoke(
-        cli, ["stats", *corpus["generated"], *corpus["mat"], "--by", "variant", "--format", "json", "-j1"]).stdout)["summary"]}
+    stats = CliRunner().invoke(
+        cli, ["stats", *corpus["generated"], *corpus["mat"], "--by", "variant", "--format", "json", "-j1"])
+    summary = {row["variant"]: row for row in json.loads(stats.stdout)["summary"]}
     for variant, row in by_variant.iterrows():
         assert row["game"] == summary[variant]["games"]
         assert row["turns"] / row["game"] == pytest.approx(summary[variant]["mean_turns"])

@@ -1,7 +1,8 @@
 """Invariants of the engine over random legal games (hypothesis)."""
 import random
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from nardy_cli.engine import Engine
 from nardy_cli.position import CHECKERS, Position
@@ -36,7 +37,7 @@ def random_turns(rules: Rules, seed: int, limit: int = 400):
 @fast
 @given(rule_sets, seeds)
 def test_checkers_are_conserved_and_points_never_shared(rules, seed):
-    for position, dice, plays in random_turns(rules, seed):
+    for position, _dice, plays in random_turns(rules, seed):
         for play in plays:
             after = play.position
             Position(after.variant, after.turn, after.white, after.black)  # validates the invariants
@@ -47,7 +48,7 @@ def test_checkers_are_conserved_and_points_never_shared(rules, seed):
 @fast
 @given(rule_sets, seeds)
 def test_pips_drop_by_the_dice_used(rules, seed):
-    for position, dice, plays in random_turns(rules, seed):
+    for position, _dice, plays in random_turns(rules, seed):
         side = position.turn
         for play in plays:
             moved = sum(step.src - step.dst for step in play.steps)
@@ -66,7 +67,7 @@ def test_pips_drop_by_the_dice_used(rules, seed):
 @fast
 @given(rule_sets, seeds)
 def test_plays_are_distinct_and_use_the_same_number_of_dice(rules, seed):
-    for position, dice, plays in random_turns(rules, seed):
+    for _position, dice, plays in random_turns(rules, seed):
         assert len({(p.position.white, p.position.black) for p in plays}) == len(plays)
         assert len({p.dice_used for p in plays}) == 1
         assert plays[0].dice_used <= (4 if dice[0] == dice[1] else 2)
@@ -111,7 +112,7 @@ def test_a_play_using_fewer_dice_is_caught(rules, seed):
 @given(st.sampled_from([r for r in RULE_SETS if r.variant == "long"]), seeds)
 def test_landing_on_an_opponent_checker_is_caught(rules, seed):
     engine = Engine(rules)
-    for position, dice, plays in random_turns(rules, seed, limit=80):
+    for position, dice, _plays in random_turns(rules, seed, limit=80):
         mine, theirs = position.board(position.turn), position.board(other(position.turn))
         for src in range(24, 0, -1):
             dst = src - dice[0]

@@ -1,6 +1,7 @@
 """Rule sets and the position notation."""
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from nardy_cli.position import Position, PositionError, format_board, parse_board
 from nardy_cli.rules import Rules, RulesError, check_overrides

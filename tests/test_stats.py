@@ -9,16 +9,36 @@ import pandas as pd
 import pytest
 
 from nardy_cli import notations
+from nardy_cli.aggregates import (
+    OUTCOMES,
+    ROLL_CLASSES,
+    Aggregates,
+    GameStats,
+    aggregate,
+    game_row,
+    roll_class,
+    turn_rows,
+)
 from nardy_cli.corpus import CorpusGame, iter_games
+from nardy_cli.labels import tr
 from nardy_cli.record import BLACK, WHITE
 from nardy_cli.replay import replay
 from nardy_cli.rules import Rules
 from nardy_cli.selfplay import generate
-from nardy_cli.aggregates import OUTCOMES, ROLL_CLASSES, Aggregates, GameStats, aggregate, game_row, roll_class, turn_rows
-from nardy_cli.labels import tr
-from nardy_cli.stats import (chi_square, chi_square_survival, dice_counts, dice_fairness, fairness_display,
-                             markdown_table, outcome_counts, outcomes_display, shortened, summarize, summary_display,
-                             wilson_interval)
+from nardy_cli.stats import (
+    chi_square,
+    chi_square_survival,
+    dice_counts,
+    dice_fairness,
+    fairness_display,
+    markdown_table,
+    outcome_counts,
+    outcomes_display,
+    shortened,
+    summarize,
+    summary_display,
+    wilson_interval,
+)
 from nardy_cli.validate import validate_games
 
 PLAYERS = ("Ann", "Boris", "Chen")
@@ -327,7 +347,8 @@ def test_summary_figures_by_hand():
     player = summarize(aggregates, "player")
     assert list(player.index) == ["B", "A", "C"]  # the busiest first, ties in order of appearance
     assert player.loc["A", ["games", "wins", "oin", "mars", "koks"]].tolist() == [4, 2, 1, 1, 0]
-    assert player.loc["B", ["games", "wins", "koks", "first_mover_games", "first_mover_wins"]].tolist() == [5, 1, 1, 1, 1]
+    columns = ["games", "wins", "koks", "first_mover_games", "first_mover_wins"]
+    assert player.loc["B", columns].tolist() == [5, 1, 1, 1, 1]
     assert player.at["B", "median_turns"] == 45 and player.at["A", "median_turns"] == (40 + 45) / 2
     assert player.at["B", "mean_turns"] == pytest.approx((40 + 61 + 10 + 45 + 80) / 5)
     event = summarize(aggregates, "event")

@@ -5,9 +5,9 @@ import sys
 import pytest
 
 from nardy_cli import tables
+from nardy_cli.aggregates import FINDING_COLUMNS, GAME_COLUMNS, TURN_COLUMNS, Aggregates, game_stats
 from nardy_cli.corpus import iter_games
 from nardy_cli.output import OutputError
-from nardy_cli.aggregates import FINDING_COLUMNS, GAME_COLUMNS, TURN_COLUMNS, Aggregates, game_stats
 from nardy_cli.validate import validate_games
 
 KAZAN = "sample_games/long/kazan-cup-2026.ntn"  # 6 games, 5 findings

@@ -10,9 +10,9 @@ import io
 from dataclasses import dataclass
 from typing import TextIO
 
-from . import GameWriter, Target
-from ..record import OFF, SIDE_NAMES, WHITE, BLACK, GameRecord
+from ..record import BLACK, OFF, SIDE_NAMES, WHITE, GameRecord
 from ..replay import replay
+from . import GameWriter, Target
 
 NAME = "csv"
 EXTENSIONS = (".csv",)

@@ -591,7 +591,7 @@ class _MatWriter(GameWriter[MatGame]):
             self.out.write(f'; [{key_name} "{value}"]\n')
         self.out.write(f"\n {game.length} point match\n\n")
 
-    def check_crawford(self, game: MatGame, score: tuple[int, int], label: str) -> None:
+    def check_crawford(self, game: MatGame, score: Score, label: str) -> None:
         """Warn when the record's Crawford tag is not what a reader will infer from the scores."""
         implied = _is_crawford_game(score, game.length, game.crawford_rule, self.crawford_played)
         self.crawford_played = self.crawford_played or implied
