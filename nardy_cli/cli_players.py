@@ -13,6 +13,7 @@ from typing import Any
 
 import click
 
+from . import progress
 from .aggregates import GameStats
 from .cli import EXIT_INPUT, cli, format_option, input_options, parse_position, rule_option, usage_errors
 from .cli_analysis import corpus_options, exit_status, lang_option, read_statistics
@@ -158,7 +159,7 @@ def find(paths: tuple[str, ...], input_format: str | None, encoding: str | None,
 @click.option("--timeout", type=click.FloatRange(min=1), default=600, show_default=True,
               help="Seconds the engine may take for one match; a slower match is skipped and reported.")
 @format_option("table", "csv", "json")
-@click.option("--quiet", "-q", is_flag=True, help="No progress lines.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress (a bar on a terminal, else a line a match).")
 @usage_errors
 def analyse(paths: tuple[str, ...], input_format: str | None, encoding: str | None, pattern: str | None,
             rules: tuple[str, ...], engine: str, plies: int, timeout: float, output_format: str,
@@ -185,17 +186,22 @@ def analyse(paths: tuple[str, ...], input_format: str | None, encoding: str | No
         click.echo(f"error: {message}", err=True)
 
     rows: list[dict[str, Any]] = []
-    for number, (match, records) in enumerate(short_matches(paths, input_format, encoding, pattern, rules, error),
-                                              1):
-        label = f"{match.source}:{match.first_game} ({match.players[0]} – {match.players[1]})"
-        if not quiet:
-            click.echo(f"analysing match {number}: {label}, {len(records)} games", err=True)
-        try:
-            output = run_gnubg(program, records, len(records), plies=plies, timeout=timeout)
-        except GnubgError as failure:
-            error(f"{label}: {failure}")
-            continue
-        rows += analysis_rows(output, match.source, match.first_game)
+    bar_shown = progress.wanted(quiet)  # on a terminal a bar of the inputs read; else a line a match
+    with progress.reading(paths, pattern, "Analysing", show=bar_shown) as bar:
+        matches = short_matches(paths, input_format, encoding, pattern, rules, error)
+        for number, (match, records) in enumerate(matches, 1):
+            label = f"{match.source}:{match.first_game} ({match.players[0]} – {match.players[1]})"
+            if not quiet and not bar_shown:
+                click.echo(f"analysing match {number}: {label}, {len(records)} games", err=True)
+            try:
+                output = run_gnubg(program, records, len(records), plies=plies, timeout=timeout)
+            except GnubgError as failure:
+                with bar.printing():
+                    error(f"{label}: {failure}")
+                continue
+            for _ in records:
+                bar.game()
+            rows += analysis_rows(output, match.source, match.first_game)
     click.echo(format_rows(rows, ANALYSIS_COLUMNS, output_format))
     if failures:
         sys.exit(EXIT_INPUT)
