@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from .engine import Engine, Finding, game_outcome, outcome_category
+from .engine import Engine, Finding, Verdict, game_outcome, outcome_category
 from .position import CHECKERS, Position, PositionError
 from .record import SIDE_NAMES, STANDARD_TAGS, WHITE, Action, GameRecord, Move, next_cell, other
 from .rules import OPTIONS, SCORING, Rules, RulesError, stated_options
@@ -234,14 +234,9 @@ class _Replayer:
         if action.moves is None:  # rolled, then resigned: nothing to judge
             return position
         verdict = self.engine.check(position, action.dice, action.moves)
-        after = verdict.position
+        after = self.judged(verdict, action)
         if after is None:
-            assert verdict.finding is not None  # a legal play always has its position
-            stop = f"{verdict.finding.message}; the replay stops here: the recorded play cannot be made on the board"
-            self.finding(replace(verdict.finding, message=stop), action)
             return None
-        if verdict.finding:
-            self.finding(verdict.finding, action)
         steps = verdict.play.steps if verdict.play else ()
         used_pips = sum(step.die for step in steps)
         dice_pips = sum(self.engine.steps(position, action.dice))
@@ -253,6 +248,18 @@ class _Replayer:
             self.pending_pass = (action, verdict.passed, verdict.legal)
         self.after_roll(action, after)
         return after
+
+    def judged(self, verdict: Verdict, action: Action) -> Position | None:
+        """The position after a checked play, its finding reported; None, with a finding saying the
+        replay stops, when the recorded play cannot be made on the board."""
+        if verdict.position is None:
+            assert verdict.finding is not None  # a legal play always has its position
+            stop = f"{verdict.finding.message}; the replay stops here: the recorded play cannot be made on the board"
+            self.finding(replace(verdict.finding, message=stop), action)
+            return None
+        if verdict.finding:
+            self.finding(verdict.finding, action)
+        return verdict.position
 
     def on_passed(self, action: Action, position: Position) -> Position | None:
         """The steps of a cascade passed to ``action.side``, played at once (crazy nardy)."""
@@ -271,14 +278,9 @@ class _Replayer:
         if action.moves is None:  # not recorded
             return position
         verdict = self.engine.check(position, roll.dice, action.moves, passed)
-        after = verdict.position
+        after = self.judged(verdict, action)
         if after is None:
-            assert verdict.finding is not None  # a legal play always has its position
-            stop = f"{verdict.finding.message}; the replay stops here: the recorded play cannot be made on the board"
-            self.finding(replace(verdict.finding, message=stop), action)
             return None
-        if verdict.finding:
-            self.finding(verdict.finding, action)
         steps = verdict.play.steps if verdict.play else ()
         self.result.passed_plays.append(ReplayedTurn(
             self.action_index, self.turn_index, action.side, roll.dice, action.moves, position, after,
