@@ -287,3 +287,32 @@ def test_a_game_scored_by_an_unstated_rule_counts_its_declared_points_in_the_mat
     path.write_text(first + "\n" + second, encoding="utf-8")
     report = json.loads(CliRunner().invoke(cli, ["validate", str(path), "--format", "json", "--jobs", "1"]).stdout)
     assert report["findings"] == [] and len(report["notes"]) == 3  # two Jacoby notes, the match unfinished
+
+
+MATCH_MESSAGES = [
+    "the score before this game is stated as 0-1 but the games before give 1-0",
+    "tagged as the Crawford game, but at 3-1 in a 5-point match it is not the Crawford game",
+    "tagged as not the Crawford game, but at 4-1 in a 5-point match it is the Crawford game",
+    "the match was already over: Анна won it 3-0 in game 1",
+    "the record says this game won the match, but the score after it is 1-0 in a 5-point match",
+    "unfinished match: it ends at 3-1 and nobody reached 5 points",
+    "unfinished match: it ends with a game of unknown points and nobody reached 5 points",
+    "1 point declared for a gammon (mars) on an unturned cube: consistent with jacoby=on",
+    "4 points declared for a backgammon (koks) on a 2-cube: consistent with scoring=oin-mars-koks",
+    "6 points declared: more than a game on a 1-cube is worth, but exactly what White needed to win the match "
+    "(a match given up or lost on time?)",
+    "declared 4016-0: 4016 points is more than a game on a 1-cube can be worth (3 points)",
+    "declared 0-5: no game on a 2-cube is worth 5 points",
+    "'Losses 3 point' ignored: the 'Wins' line on line 9 gives the game to White (3 points)",
+]
+
+
+@pytest.mark.parametrize("message", MATCH_MESSAGES)
+def test_match_findings_and_notes_are_in_russian(message):
+    from test_russian import english_left
+
+    from nardy_cli import russian
+
+    translated = russian.message(message)
+    assert translated != message and english_left(translated.replace("jacoby=on", "")
+                                                  .replace("scoring=oin-mars-koks", "")) == [], translated
