@@ -114,6 +114,160 @@ CATALOGUE: list[tuple[str, str]] = [
      "записан результат {result}: ни одна партия при кубе {cube} не стоит {points}"),
     ("{lost} ignored: the 'Wins' line on line {line} gives the game to {side} ({points})",
      "{lost} не учтено: строка 'Wins' в строке {line} отдаёт партию: {side} ({points})"),
+    # the readers' syntax errors: {found} is the input quoted as it is
+    ("{source}: and {count} more syntax errors in this input, not listed",
+     "{source}: и ещё синтаксических ошибок в этом вводе: {count} (не показаны)"),
+    ("and {count} more syntax errors in this game, not listed",
+     "и ещё синтаксических ошибок в этой партии: {count} (не показаны)"),
+    # the play of a roll (nardy_cli.record.parse_play)
+    ("point {value} is not 0-25", "пункт {value} не из 0-25"),
+    ("a move cannot start off", "ход не может начинаться с off"),
+    ("a move cannot end on the bar", "ход не может заканчиваться на баре"),
+    ("expected a move like 24/18 or 6/off(2), found {found}",
+     "ожидался ход вида 24/18 или 6/off(2), а найдено {found}"),
+    ("a path cannot go on after off", "путь не может продолжаться после off"),
+    ("repeat ({count}) must be 1-4", "повтор ({count}) должен быть от 1 до 4"),
+    # NTN
+    ('expected a tag like [Event "..."], found {found}', 'ожидался тег вида [Event "..."], а найдено {found}'),
+    ("tag {name} is given twice; the first value is kept", "тег {name} указан дважды; сохранено первое значение"),
+    ("comment is not closed with }", "комментарий не закрыт знаком }"),
+    ('expected ":" after the roll {roll}', 'после броска {roll} ожидалось ":"'),
+    ("expected a roll like 63:, a cube action or a result, found {found}",
+     "ожидался бросок вида 63:, действие с кубом или результат, а найдено {found}"),
+    ("move numbers start at 1, found {found}", "номера ходов начинаются с 1, а найдено {found}"),
+    ("move number {number} goes back: expected {expected} or a later one",
+     "номер хода {number} идёт назад: ожидался {expected} или больше"),
+    ("expected a roll like 63: or 6-3:, found {found}", "ожидался бросок вида 63: или 6-3:, а найдено {found}"),
+    ('expected ">" right after a roll\'s play, before the steps it passes',
+     'ожидался ">" сразу после хода броска, перед пройденными шагами'),
+    ('expected the passed steps after ">": moves like 24/18, "-" when none is possible or "?"',
+     'после ">" ожидались пройденные шаги: ходы вида 24/18, "-", когда хода нет, или "?"'),
+    ('expected the play after the roll: moves like 24/18, "-" when none is possible or "?"',
+     'после броска ожидался ход: ходы вида 24/18, "-", когда хода нет, или "?"'),
+    ('result {result} differs from the Result tag "{declared}"',
+     'результат {result} расходится с тегом Result "{declared}"'),
+    # MAT
+    ("expected the score line 'name : score   name : score' after ' Game {number}', found {found}",
+     "после ' Game {number}' ожидалась строка счёта 'name : score   name : score', а найдено {found}"),
+    ("expected nothing after the result {points} point(s), found {found}",
+     "после результата (очков: {points}) ничего не ожидалось, а найдено {found}"),
+    ("expected two dice 1-6 before ':', found {found}", "перед ':' ожидались две кости 1-6, а найдено {found}"),
+    ("expected a roll like '63: 24/18 13/10', 'Doubles => 2', 'Takes', 'Drops', 'Beavers' or 'Wins 1 point', "
+     "found {found}",
+     "ожидался бросок вида '63: 24/18 13/10', 'Doubles => 2', 'Takes', 'Drops', 'Beavers' или 'Wins 1 point', "
+     "а найдено {found}"),
+    ("expected the result stated on line {line}, found a different one",
+     "ожидался результат, записанный в строке {line}, а найден другой"),
+    ("expected a header '; [Key \"value\"]', 'N point match' or ' Game N', found {found}",
+     "ожидался заголовок '; [Key \"value\"]', 'N point match' или ' Game N', а найдено {found}"),
+    ("expected 'N point match' before ' Game {number}', found none",
+     "перед ' Game {number}' ожидалось 'N point match', а его нет"),
+    ("expected a MAT match (' Game N' and its moves), found no game",
+     "ожидался матч MAT (' Game N' и его ходы), а нет ни одной партии"),
+    # SGF
+    ("expected '[' after property {ident}", "после свойства {ident} ожидалось '['"),
+    ("expected ']' to close the value of {ident}, found the next game tree on line {line}",
+     "ожидалось ']', закрывающее значение {ident}, а в строке {line} началось следующее дерево партии"),
+    ("expected ']' to close the value of {ident}, found the end of the input",
+     "ожидалось ']', закрывающее значение {ident}, а ввод кончился"),
+    ("expected ';' after '(', found {found}", "после '(' ожидалось ';', а найдено {found}"),
+    ("expected a property name before '['", "перед '[' ожидалось имя свойства"),
+    ("expected a property name in capitals, found {found}",
+     "ожидалось имя свойства заглавными буквами, а найдено {found}"),
+    ("expected ')' to close the game tree ({depth} open), found the next game tree",
+     "ожидалась ')', закрывающая дерево партии (открыто: {depth}), а началось следующее дерево"),
+    ("expected ')' to close the game tree ({depth} open), found the end of the input",
+     "ожидалась ')', закрывающая дерево партии (открыто: {depth}), а ввод кончился"),
+    ("expected '(', ';', ')' or a property, found {found}", "ожидалось '(', ';', ')' или свойство, а найдено {found}"),
+    ("expected Key:Value in NT, found {found}", "в NT ожидалась пара ключ:значение, а найдено {found}"),
+    ("expected a number for MI {key}, found {found}", "для MI {key} ожидалось число, а найдено {found}"),
+    ("{token} is not played with 15 checkers; its start position cannot be given",
+     "{token} играют не 15 шашками; её начальную позицию задать нельзя"),
+    ("expected one move in a node, found {first} and {second}; {ignored} ignored",
+     "в узле ожидался один ход, а найдены {first} и {second}; {ignored} пропущен"),
+    ("NA: {text_error}", "NA: {text_error}"),
+    ("expected PL[W] or PL[B], found {found}", "ожидалось PL[W] или PL[B], а найдено {found}"),
+    ("set-up {ident} after the first move cannot be replayed; kept in tag SGFSetup",
+     "расстановку {ident} после первого хода нельзя воспроизвести; она сохранена в теге 'SGFSetup'"),
+    ("expected a cube value such as CV[2], found {found}",
+     "ожидалось значение куба, например CV[2], а найдено {found}"),
+    ("expected {ident}[w], [b], [c] or [n], found {found}",
+     "ожидалось {ident}[w], [b], [c] или [n], а найдено {found}"),
+    ("expected a point a-y or a range such as a:y in {ident}, found {found}",
+     "в {ident} ожидался пункт a-y или диапазон, например a:y, а найдено {found}"),
+    ("expected two dice 1-6 such as DI[31], found {found}",
+     "ожидались две кости 1-6, например DI[31], а найдено {found}"),
+    ("expected dice such as 41 then letter pairs, or double, take or drop, in {ident}[], found {found}",
+     "в {ident}[] ожидались кости, например 41, и пары букв или 'double', 'take' или 'drop', а найдено {found}"),
+    ("expected a (from, to) letter pair, from a-y to a-x or z, found a lone {found}",
+     "ожидалась пара букв (откуда, куда): откуда a-y, куда a-x или z, а найдена одна {found}"),
+    ("expected a (from, to) letter pair, from a-y to a-x or z, found {found}",
+     "ожидалась пара букв (откуда, куда): откуда a-y, куда a-x или z, а найдено {found}"),
+    ("the set-up gives {side} {count} checkers, not {checkers}",
+     "в расстановке у {side_gen} шашек: {count}, а не {checkers}"),
+    ("the set-up is not a position of {variant} nardy: {text_problem}",
+     "расстановка — не позиция {variant}: {text_problem}"),
+    # XG
+    ("record {number}: {text_message}", "запись {number}: {text_message}"),
+    ("unknown record type {kind}: expected 0-6 (match/game header, cube, move, footer)",
+     "неизвестный тип записи {kind}: ожидался 0-6 (заголовок матча или партии, куб, ход, конец)"),
+    ("the game starts from a position of its own, which nardy does not read from XG files yet",
+     "партия начинается со своей позиции, а такие позиции из файлов XG пока не читаются"),
+    ("a raccoon (the doubler redoubled the beaver to {value}): nardy does not replay raccoons",
+     "енот (удвоивший передвоил бобра до {value}): енотов программа не воспроизводит"),
+    ("expected two dice 1-6, found {first} and {second}", "ожидались две кости 1-6, а найдены {first} и {second}"),
+    ("expected a checker move from a point 1-25 at most 6 points down, found {start} to {end}",
+     "ожидался ход шашки с пункта 1-25 не больше чем на 6 пунктов, а найден ход с {start} на {end}"),
+    ("impossible position before the move: {mine} and {theirs} checkers (at most {checkers} a side), or a side's "
+     "checkers on the other's bar",
+     "невозможная позиция перед ходом: шашек {mine} и {theirs} (не больше {checkers} у стороны) или шашки одной "
+     "стороны на баре другой"),
+    # JSON and JSON Lines
+    ("invalid JSON: {text_reason}; expected one game object on each line",
+     "неверный JSON: {text_reason}; в каждой строке ожидался один объект партии"),
+    ("invalid JSON: {text_reason}", "неверный JSON: {text_reason}"),
+    ("objects nested too deeply", "слишком глубокая вложенность объектов"),
+    ("a number too long to read", "слишком длинное число"),
+    ("expecting value", "ожидалось значение"),
+    ("expecting ',' delimiter", "ожидался разделитель ','"),
+    ("expecting ':' delimiter", "ожидался разделитель ':'"),
+    ("expecting property name enclosed in double quotes", "ожидалось имя поля в двойных кавычках"),
+    ("unterminated string starting", "незакрытая строка"),
+    ("invalid control character", "недопустимый управляющий символ"),
+    ("invalid \\escape", "недопустимая escape-последовательность"),
+    ("invalid \\uxxxx escape", "недопустимая escape-последовательность \\uXXXX"),
+    ("extra data", "лишние данные"),
+    ("illegal trailing comma before end of object", "лишняя запятая перед концом объекта"),
+    ("illegal trailing comma before end of array", "лишняя запятая перед концом массива"),
+    ("expected the end of the line after the game object, found {found}",
+     "после объекта партии ожидался конец строки, а найдено {found}"),
+    ("expected ']' to close the array of games, found the end of the input",
+     "ожидалась ']', закрывающая массив партий, а ввод кончился"),
+    ("expected a game object, found {json_type}", "ожидался объект партии, а найдено: {json_type}"),
+    ("action {index}: {text_error}", "действие {index}: {text_error}"),
+    ("expected an object", "ожидался объект"),
+    ('"tags" must be an object of strings', '"tags" должно быть объектом со строковыми значениями'),
+    ("{what} must be a string or null", "{what} должно быть строкой или null"),
+    ("{what} must be an array of strings", "{what} должно быть массивом строк"),
+    ("{what} must be an array", "{what} должно быть массивом"),
+    ("{what} must be a whole number", "{what} должно быть целым числом"),
+    ('"side" must be "w" or "b", found {found}', '"side" должно быть "w" или "b", а найдено {found}'),
+    ('"kind" must be one of {kinds}, found {found}', '"kind" должно быть одним из: {kinds}, а найдено {found}'),
+    ('"dice" must be two numbers 1-6, found {found}', '"dice" должно быть двумя числами 1-6, а найдено {found}'),
+    ('a {kind_name} action needs "dice"', 'действию {kind_name} нужно "dice"'),
+    # the analysis of an action (nardy_cli.analysis), in NTN comments, SGF NA[] and JSON
+    ("an analysis must be an object, found {json_type}", "анализ должен быть объектом, а найдено: {json_type}"),
+    ("unknown analysis field {found}: expected {fields}", "неизвестное поле анализа {found}: ожидались {fields}"),
+    ('an analysis "level" must be a string', 'поле анализа "level" должно быть строкой'),
+    ('an analysis "{name}" must be a number, found {found}',
+     'поле анализа "{name}" должно быть числом, а найдено {found}'),
+    ("an analysis decision must be one of {decisions}, found {found}",
+     "решение анализа должно быть одним из: {decisions}, а найдено {found}"),
+    ("expected an analysis like '[%analysis move played=-0.27 best=-0.21 luck=0.03 level=4-ply]', found {found}",
+     "ожидался анализ вида '[%analysis move played=-0.27 best=-0.21 luck=0.03 level=4-ply]', а найдено {found}"),
+    ("expected a number after {name}=, found {found}", "после {name}= ожидалось число, а найдено {found}"),
+    ("expected a finite number after {name}=, found {found}",
+     "после {name}= ожидалось конечное число, а найдено {found}"),
 ]
 
 
@@ -152,6 +306,10 @@ def message(text: str) -> str:
                     values[name] = plural("points", int(counted[1]), "ru")
                 elif name == "what":
                     values[name] = _WON_WITH.get(value, value)
+                elif name == "json_type":
+                    values[name] = _JSON_TYPES.get(value, value)
+                elif name == "variant":
+                    values[name] = _VARIANTS.get(value, f"{value} nardy")
                 elif name == "cube" and not value.isdigit():
                     cube = re.fullmatch(r"an? (\d+)-cube", value)
                     values[name] = f"кубе {cube[1]}" if cube else "неудвоенном кубе" if value == "an unturned cube" \
@@ -168,6 +326,9 @@ _PLACE = re.compile(r"(?P<where>.*?:\d+:\d+): game (?P<game>\d+) \((?P<title>.*)
                     r": (?P<code>[a-z-]+): (?P<message>.*?)(?P<option> \([a-z_]+=[a-z-]+\))?\Z")
 _NOTE_CODE = {"note": "примечание"}
 _WON_WITH = {"a gammon (mars)": "марс", "a backgammon (koks)": "кокс", "an oin": "оин", "a home-mars": "домашний марс"}
+_JSON_TYPES = {"list": "массив", "str": "строка", "int": "число", "float": "число", "bool": "true или false",
+               "NoneType": "null"}
+_VARIANTS = {"long": "длинных нард", "short": "коротких нард", "gulbara": "гюльбары"}
 _CUBE = {"double": "удвоение", "take": "принятие", "drop": "отказ", "beaver": "бобёр", "resign": "сдача"}
 
 
