@@ -130,7 +130,7 @@ CATALOGUE: list[tuple[str, str]] = [
     # NTN
     ('expected a tag like [Event "..."], found {found}', 'ожидался тег вида [Event "..."], а найдено {found}'),
     ("tag {name} is given twice; the first value is kept", "тег {name} указан дважды; сохранено первое значение"),
-    ("comment is not closed with }", "комментарий не закрыт знаком }"),
+    ("comment is not closed with }", "комментарий не закрыт знаком }}"),
     ('expected ":" after the roll {roll}', 'после броска {roll} ожидалось ":"'),
     ("expected a roll like 63:, a cube action or a result, found {found}",
      "ожидался бросок вида 63:, действие с кубом или результат, а найдено {found}"),
@@ -234,7 +234,7 @@ CATALOGUE: list[tuple[str, str]] = [
     ("expecting property name enclosed in double quotes", "ожидалось имя поля в двойных кавычках"),
     ("unterminated string starting", "незакрытая строка"),
     ("invalid control character", "недопустимый управляющий символ"),
-    ("invalid \\escape", "недопустимая escape-последовательность"),
+    ("invalid \\escape", "недопустимое экранирование"),
     ("invalid \\uxxxx escape", "недопустимая escape-последовательность \\uXXXX"),
     ("extra data", "лишние данные"),
     ("illegal trailing comma before end of object", "лишняя запятая перед концом объекта"),
