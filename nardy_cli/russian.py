@@ -235,7 +235,7 @@ CATALOGUE: list[tuple[str, str]] = [
     ("unterminated string starting", "незакрытая строка"),
     ("invalid control character", "недопустимый управляющий символ"),
     ("invalid \\escape", "недопустимое экранирование"),
-    ("invalid \\uxxxx escape", "недопустимая escape-последовательность \\uXXXX"),
+    ("invalid \\uxxxx escape", "недопустимое экранирование \\uXXXX"),
     ("extra data", "лишние данные"),
     ("illegal trailing comma before end of object", "лишняя запятая перед концом объекта"),
     ("illegal trailing comma before end of array", "лишняя запятая перед концом массива"),
