@@ -1,17 +1,23 @@
 """nardy validate --lang ru: every finding message, its place and the summary in Russian, plurals right."""
 import re
+import struct
 import sys
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
-from nardy_cli import russian
+from nardy_cli import analysis, russian
 from nardy_cli.cli import cli
 from nardy_cli.labels import plural
+from nardy_cli.notations import jsonl, mat, ntn, sgf
+from nardy_cli.record import ERROR_LIMIT, InputErrorBudget
+from nardy_cli.replay import replay
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_validate import CASES  # every finding code with its English line
+from test_xg import footer, game_header, match_header, move, pack, read_bytes, record
+from test_xg import game as xg_game
 
 MORE = [  # messages of the replay that CASES does not reach, as the replay writes them
     ("Black has no checker on 12 (Black's points are counted from Black's own side: was the play written in "
@@ -86,3 +92,72 @@ def test_report_summary_has_russian_plurals(tmp_path):
     assert result.exit_code == 0
     page = (tmp_path / "report.html").read_text(encoding="utf-8")
     assert "<p>8 партий, 2 файла, 751 ход, 3 партии без нарушений, 5 нарушений</p>" in page
+
+
+# Bad inputs for each reader; every syntax error, note and finding they give must come out in Russian.
+BAD_TEXT = {
+    ntn: ["1. 7x: 24/18\n", '[Event "a"]\n[Event "b"]\n', "{open\n", "1. 63 24/18 13/10\n", "hello\n",
+          "0. 63: 24/18 13/10\n", "2. 63: 24/18 13/10 1. 52: 13/8 13/11\n", "1. 63: 24/18 13/10 > 1-0\n", "1. 63:\n",
+          '[Result "1-0"]\n1. 63: 24/18 13/10 0-1\n', "1. 63: 27/21 13/10\n", "1. 63: 24/x\n", "1. 63: 6/off/3\n",
+          "1. 63: 24/18(7)\n", "[x\n", "1. 63: 24/18 13/10 {[%analysis move played=x]}\n",
+          "1. 63: 24/18 13/10 {[%analysis bad]}\n", "1. 63: 24/18 13/10 {[%analysis move played=inf]}\n",
+          "1. 63: 24/18 13/10 {[%analysis move zzz=1]}\n", "[x\n" * 150],
+    mat: [" 1 point match\n\n Game 1\n x\n", " 1 point match\n\n Game 1\n A : 0   B : 0\n  1) 7x: 24/18\n",
+          " 1 point match\n\n Game 1\n A : 0   B : 0\n  1) 63: 24/x\n",
+          " 1 point match\n\n Game 1\n A : 0   B : 0\n  1) Foo\n", "hello\n", " Game 1\n A : 0   B : 0\n", "\n",
+          " 1 point match\n\n Game 1\n A : 0   B : 0\n  1) 63: 24/18 13/10\n      Wins 1 point\n  2) 52: 13/8\n",
+          (" 1 point match\n\n Game 1\n A : 0   B : 0\n  1) 63: 24/18 13/10\n" + " " * 29 + "Wins 1 point\n"
+           + " " * 29 + "Wins 2 point\n")],
+    sgf: ["(;GM[6]FF[4]RU[Hypergammon]PL[X]CV[x]CP[q]AW[zz]DI[9]", "(;GM[6]FF[4]\n;W[31a])",
+          "(;GM[6]FF[4]\n;W[foo])", "(x", "(;[x])", "(;ab[x])", "(;GM[6]FF[4]\n;W[31]B[52])",
+          "(;GM[6]FF[4]MI[length:x]NT[x])", "(;C[x", "(;GM[6]FF[4]\n#", "(;GM", "(;GM[6]FF[4]AW[a]AB[b])",
+          "(;GM[6]FF[4]\n;W[31eded]NA[bad])", "(;GM[6]FF[4]\n;W[31eded])\n(;GM[6]FF[4]\n;B[52",
+          "(;GM[6]FF[4]\n(;W[31eded]\n(;GM[6]FF[4])"],
+    jsonl: [f'{{"actions": [{{"side": "w", "dice": [6, 3], {field}}}]}}\n' for field in (
+                '"kind": "x"', '"play": 1', '"play": "24/x"', '"value": "x"', '"analysis": 1', '"analysis": [1]',
+                '"analysis": [{"x": 1}]', '"analysis": [{"level": 1}]', '"analysis": [{"best": "x"}]',
+                '"analysis": [{"decision": "x"}]', '"comments": 1')]
+           + ['{"tags": 1}\n', '{"actions": [{"side": "x"}]}\n', "[1]\n",
+              '{"actions": [{"side": "w", "dice": [7, 1]}]}\n', '{"actions": [{"side": "w"}]}\n',
+              '{"result": 1}\n', '{"comments": 1}\n', '{"actions": 1}\n', '{"actions": [1]}\n',
+              '{"a": }\n', '{"a": 1} x\n', '{"a": 1}\n{"a" 1}\n', '[{"a": 1}\n',
+              '{"a": 1, }\n', '{"a": "x\n', '{"a": 1}\n{"a": [1,]}\n', '{"a": 1}\n{"a": "\\x"}\n'],
+}
+CROWDED = struct.pack("<26b", 0, *([1] * 20), 0, 0, 0, 0, 0)
+BAD_XG = [
+    [match_header(), game_header(1), record(9), *xg_game(1)[1:]],
+    [match_header(), game_header(1), move(1, (3, 1), (7, 4, 5, 4), CROWDED), footer(-1, 1, 101)],
+    [match_header(), game_header(1), move(1, (7, 1), (7, 4, 5, 4)), footer(-1, 1, 101)],
+    [match_header(), game_header(1), move(1, (3, 1), (20, 4, 5, 4)), footer(-1, 1, 101)],
+    [match_header(), record(1, {21: CROWDED, 48: struct.pack("<i", 1), 56: struct.pack("<ii", -1, -1)}),
+     *xg_game(1)[1:]],
+]
+# words the notations spell in English and the Russian keeps: formats, tags, JSON fields and values, analysis fields
+NOTATION_WORDS = {"MAT", "JSON", "Event", "Result", "null", "side", "kind", "dice", "play", "value", "analysis",
+                  *jsonl.KINDS, *analysis.NUMBERS, *analysis.DECISIONS, "decision", "level"}
+
+
+def reader_messages() -> list[tuple[str, str]]:
+    """(input, message) for every error, note and syntax finding the bad inputs give, the caps included."""
+    games = [(text, game) for reader, texts in BAD_TEXT.items() for text in texts
+             for game in reader.read_games(text.splitlines(keepends=True), "bad")]
+    games += [(repr(records), game) for records in BAD_XG for game in read_bytes(pack(records))[0]]
+    found = [(text, error.message) for text, game in games for error in [*game.errors, *game.notes]]
+    found += [(text, finding.message) for text, game in games for finding in replay(game).findings
+              if finding.code == "syntax"]
+    budget = InputErrorBudget()
+    for _ in range(ERROR_LIMIT + 3):
+        budget.admit("bad.ntn")
+    return found + [("bad.ntn", message) for message in budget.messages()]
+
+
+def test_reader_messages_are_in_russian():
+    messages = reader_messages()
+    assert any("more syntax errors in this game" in message for _, message in messages)
+    untranslated = []
+    for text, message in messages:
+        translated = russian.message(message)
+        left = [word for word in english_left(translated) if word not in text and word not in NOTATION_WORDS]
+        if translated == message or left:
+            untranslated.append((message, translated, left))
+    assert untranslated == []
