@@ -3,8 +3,8 @@
 A finding's message is made in English where its rule is judged (the engine, the replay); this
 catalogue gives each English message template its Russian one, so the rules keep one wording
 each and the translation is one table. ``tests/test_russian.py`` translates every finding the
-tests can produce and fails on any English left: a new message must come with its Russian.
-A message of the catalogue that is not matched (a reader's syntax message, say) is printed as it is.
+tests can produce, the readers' syntax errors included, and fails on any English left: a new
+message must come with its Russian. A message the catalogue lacks is printed as it is.
 """
 from __future__ import annotations
 

@@ -161,3 +161,10 @@ def test_reader_messages_are_in_russian():
         if translated == message or left:
             untranslated.append((message, translated, left))
     assert untranslated == []
+
+
+def test_validate_prints_a_syntax_error_in_russian(tmp_path):
+    (tmp_path / "bad.ntn").write_text("1. 7x: 24/18\n", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["validate", "--lang", "ru", str(tmp_path / "bad.ntn")])
+    assert (f'{tmp_path / "bad.ntn"}:1:4: партия 1 (? – ?): syntax: ожидался бросок вида 63: или 6-3:, '
+            'а найдено "7x:"') in result.output
