@@ -405,7 +405,7 @@ def validate(paths: tuple[str, ...], input_format: str | None, encoding: str | N
     else:
         if not quiet:
             for message in budget.messages():
-                click.echo(message)
+                click.echo(russian.message(message) if lang == "ru" else message)
         click.echo(russian.summary(summary.text()) if lang == "ru" else summary.text())
     if not overrides_applied(rules, summary.rules):
         sys.exit(EXIT_INPUT)
