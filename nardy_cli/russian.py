@@ -205,6 +205,28 @@ CATALOGUE: list[tuple[str, str]] = [
      "ожидалась пара букв (откуда, куда): откуда a-y, куда a-x или z, а найдено {found}"),
     ("the set-up gives {side} {count} checkers, not {checkers}",
      "в расстановке у {side_gen} шашек: {count}, а не {checkers}"),
+    # a Position tag, and the position notation (nardy_cli.position)
+    ("Position tag: {text_problem}", "тег 'Position': {text_problem}"),
+    ("Position tag is {variant} nardy but the game is {other_variant}",
+     "тег 'Position' — позиция {variant}, а партия — {other_variant}"),
+    ("{side}'s board must have 26 non-negative counts", "доска {side_gen}: нужно 26 неотрицательных чисел"),
+    ("{side} has {count} checkers, not {total}", "у {side_gen} {count} шашек, а не {total}"),
+    ("{game} has no bar", "в игре «{game}» нет бара"),
+    ("White's point {point} holds checkers of both sides", "на пункте {point} белых шашки обеих сторон"),
+    ("expected '<variant> <side> <white> <black> [<first>]', found {text}",
+     "ожидалось '<вариант> <сторона> <белые> <чёрные> [<первый ход>]', найдено {text}"),
+    ("unknown variant {name}: expected one of {names}", "неизвестный вариант {name}: ожидался один из {names}"),
+    ("side to move must be w or b, found {text}", "сторона хода — w или b, найдено {text}"),
+    ("White's checkers: {text_problem}", "шашки белых: {text_problem}"),
+    ("Black's checkers: {text_problem}", "шашки чёрных: {text_problem}"),
+    ("cube value must be a power of two, found {value}", "значение куба должно быть степенью двойки, найдено {value}"),
+    ("expected first-turn sides (wb, w, b, -) or cube=N[w|b], found {text}",
+     "ожидались стороны первого хода (wb, w, b, -) или 'cube=N[w|b]', найдено {text}"),
+    ("expected a point like 13x5, 6 or bar, found {text}", "ожидался пункт вида 13x5, 6 или bar, найдено {text}"),
+    ("point {point} is not on the board (1-24, bar)", "пункта {point} нет на доске (1-24, bar)"),
+    ("point {point} is listed twice", "пункт {point} указан дважды"),
+    ("{text} lists no checkers", "в {text} не указано шашек"),
+    ("{count} checkers listed, at most {total}", "указано шашек: {count}, а можно не больше {total}"),
     ("the set-up is not a position of {variant} nardy: {text_problem}",
      "расстановка — не позиция {variant}: {text_problem}"),
     # XG
@@ -310,6 +332,10 @@ def message(text: str) -> str:
                     values[name] = _JSON_TYPES.get(value, value)
                 elif name == "variant":
                     values[name] = _VARIANTS.get(value, f"{value} nardy")
+                elif name == "names":  # identifiers to type, as they are written
+                    values[name] = ", ".join(f"'{word}'" for word in value.split(", "))
+                elif name == "other_variant":
+                    values[name] = _VARIANTS.get(value.removesuffix(" nardy"), value)
                 elif name == "cube" and not value.isdigit():
                     cube = re.fullmatch(r"an? (\d+)-cube", value)
                     values[name] = f"кубе {cube[1]}" if cube else "неудвоенном кубе" if value == "an unturned cube" \

@@ -168,3 +168,16 @@ def test_validate_prints_a_syntax_error_in_russian(tmp_path):
     result = CliRunner().invoke(cli, ["validate", "--lang", "ru", str(tmp_path / "bad.ntn")])
     assert (f'{tmp_path / "bad.ntn"}:1:4: партия 1 (? – ?): syntax: ожидался бросок вида 63: или 6-3:, '
             'а найдено "7x:"') in result.output
+
+
+@pytest.mark.parametrize("text", ["long w 24x16 24x15", "long q 24x15 24x15", "long w 24x15,99 24x15", "foo w 1 2",
+                                  "long w 24x15 24x15 cube=3", "short w 1 2 zz", "long w 24x15,24 24x15",
+                                  "long w 24x15,1x0 24x15"])
+def test_a_bad_position_tag_is_in_russian(text):
+    from nardy_cli.position import Position, PositionError
+
+    with pytest.raises(PositionError) as raised:
+        Position.parse(text)
+    translated = russian.message(f"Position tag: {raised.value}")
+    assert english_left(translated) == [], translated
+    assert english_left(russian.message("Position tag is short nardy but the game is long")) == []
