@@ -81,14 +81,8 @@ def rate(paths: tuple[str, ...], input_format: str | None, encoding: str | None,
 
 def format_ratings(rows: list[dict[str, Any]], output_format: str, lang: str) -> str:
     """The ratings table as text, Markdown, CSV or JSON (full precision)."""
-    if output_format == "json":
-        return json.dumps(rows, ensure_ascii=False, indent=2)
-    if output_format == "csv":
-        buffer = io.StringIO()
-        writer = csv.DictWriter(buffer, RATING_COLUMNS, lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(rows)
-        return buffer.getvalue().rstrip("\n")
+    if output_format in ("json", "csv"):
+        return format_rows(rows, RATING_COLUMNS, output_format)
     import pandas as pd
 
     from .stats import markdown_table
