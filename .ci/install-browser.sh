@@ -5,18 +5,8 @@
 # chromium or the install fails with old lists. Runs as root (as CI and the development machines do).
 set -euo pipefail
 
-if dpkg-query -W -f='${Status}' chromium 2>/dev/null | grep -q "install ok installed"; then
-    echo "install-browser: Debian chromium already installed"
-else
-    export DEBIAN_FRONTEND=noninteractive
-    if ! apt-cache show chromium >/dev/null 2>&1; then
-        apt-get update
-    fi
-    if ! apt-get install -y --no-install-recommends chromium fonts-dejavu-core; then
-        apt-get update
-        apt-get install -y --no-install-recommends chromium fonts-dejavu-core
-    fi
-fi
+source "$(dirname "$0")/debian.sh"
+debian_install install-browser chromium fonts-dejavu-core
 
 # It must answer, or the browser tests would fail later, less clearly.
 chromium --headless --no-sandbox --version 2>/dev/null || chromium --version

@@ -12,18 +12,8 @@ set -euo pipefail
 GNUBG_PYPI_VERSION="1.1.0a16"
 PYTHON="${PYTHON:-python3}"
 
-if dpkg-query -W -f='${Status}' gnubg 2>/dev/null | grep -q "install ok installed"; then
-    echo "install-judges: Debian gnubg already installed"
-else
-    export DEBIAN_FRONTEND=noninteractive
-    if ! apt-cache show gnubg >/dev/null 2>&1; then
-        apt-get update
-    fi
-    if ! apt-get install -y --no-install-recommends gnubg; then
-        apt-get update
-        apt-get install -y --no-install-recommends gnubg
-    fi
-fi
+source "$(dirname "$0")/debian.sh"
+debian_install install-judges gnubg
 
 installed="$("$PYTHON" -c 'import importlib.metadata as m; print(m.version("gnubg"))' 2>/dev/null || true)"
 if [ "$installed" = "$GNUBG_PYPI_VERSION" ]; then
