@@ -63,7 +63,7 @@ class Rules:
         >>> str(Rules.parse("long head=general"))
         'long opening=reroll head=general block=step last_roll=off scoring=oin-mars cube=off'
         """
-        words = text.replace(",", " ").split()
+        words = _words(text)
         if words and "=" not in words[0]:
             base = words.pop(0)
         rules = cls.preset(base) if isinstance(base, str) else base or cls.preset("long")
@@ -78,10 +78,7 @@ class Rules:
         rules = self
         pairs = []
         for setting in settings:
-            key, sep, value = setting.partition("=")
-            key, value = key.strip().replace("-", "_"), value.strip()
-            if not sep or not value:
-                raise RulesError(f"expected key=value, found {setting!r}")
+            key, value = _setting(setting)
             if key == "variant":
                 rules = Rules.preset(value)
             else:
@@ -130,10 +127,28 @@ class Rules:
         return " ".join(f"{k}={v}" for k, v in self.options().items() if preset[k] != v)
 
 
+def _words(text: str) -> list[str]:
+    """The words of a rule text: ``long head=general, block=turn``."""
+    return text.replace(",", " ").split()
+
+
+def _key(setting: str) -> str:
+    """The option name of a ``key=value`` setting, ``-`` read as ``_``."""
+    return setting.partition("=")[0].strip().replace("-", "_")
+
+
+def _setting(setting: str) -> tuple[str, str]:
+    """A ``key=value`` setting as (option name, value); :class:`RulesError` when it is none."""
+    _, sep, value = setting.partition("=")
+    if not sep or not value.strip():
+        raise RulesError(f"expected key=value, found {setting!r}")
+    return _key(setting), value.strip()
+
+
 def stated_options(settings: str | list[str] | tuple[str, ...]) -> set[str]:
     """The option names that a rule text or a list of ``key=value`` settings sets."""
-    words = settings.replace(",", " ").split() if isinstance(settings, str) else settings
-    return {word.partition("=")[0].strip().replace("-", "_") for word in words if "=" in word} - {"variant"}
+    words = _words(settings) if isinstance(settings, str) else settings
+    return {_key(word) for word in words if "=" in word} - {"variant"}
 
 
 def option_values(variants: list[str] | tuple[str, ...] = VARIANTS) -> str:
@@ -150,10 +165,7 @@ def check_overrides(settings: list[str] | tuple[str, ...], variants: list[str] |
     """Raise :class:`RulesError` unless every ``key=value`` is valid in at least one of ``variants``;
     the error lists every option and value of those variants."""
     for setting in settings:
-        key, sep, value = setting.partition("=")
-        key, value = key.strip().replace("-", "_"), value.strip()
-        if not sep or not value:
-            raise RulesError(f"expected key=value, found {setting!r}")
+        key, value = _setting(setting)
         if key == "variant":
             Rules.preset(value)
             continue
