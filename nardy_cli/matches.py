@@ -151,7 +151,7 @@ class MatchChecker:
         by_side = white != black  # with two names alike the score is kept by side
         names = (white, black) if by_side else (WHITE, BLACK)
         if match.winner is not None:
-            yield self.at_start(game, "after-match", f"the match was already over: {match.winner} won it "
+            yield _at_start(game, "after-match", f"the match was already over: {match.winner} won it "
                                                      f"{match.final_score()} in game {match.games - 1}")
             return
         stated = game.score
@@ -162,7 +162,7 @@ class MatchChecker:
             start = Score(match.score.get(names[0], 0), match.score.get(names[1], 0))
             if stated is not None and stated != start:
                 score_wrong = True
-                yield self.at_start(game, "score", f"the score before this game is stated as {stated} but the "
+                yield _at_start(game, "score", f"the score before this game is stated as {stated} but the "
                                                    f"games before give {start}")
         inferred = is_crawford_game(start, game.length, crawford_played=self.crawford_played)
         crawford = inferred
@@ -170,7 +170,7 @@ class MatchChecker:
             if score_wrong:
                 crawford = game.crawford_tag
             else:
-                yield self.at_start(game, "crawford", f"tagged as {'' if game.crawford_tag else 'not '}the Crawford "
+                yield _at_start(game, "crawford", f"tagged as {'' if game.crawford_tag else 'not '}the Crawford "
                                                       f"game, but at {start} in a {game.length}-point match it is "
                                                       f"{'' if inferred else 'not '}the Crawford game")
         if crawford:
@@ -191,9 +191,6 @@ class MatchChecker:
             yield GameFinding("match-result", f"the record says this game won the match, but the score after it is "
                                               f"{end} in a {game.length}-point match", line=game.end[0],
                               column=game.end[1], action="result")
-
-    def at_start(self, game: MatchGame, code: str, message: str) -> GameFinding:
-        return GameFinding(code, message, line=game.line, column=1)
 
     def close(self) -> list[tuple[MatchGame, GameFinding]]:
         """End the current match: a note that it is unfinished, if nobody won it (a player may leave a
@@ -216,3 +213,8 @@ class MatchChecker:
         """The matches ended since the last call."""
         done, self.finished = self.finished, []
         return done
+
+
+def _at_start(game: MatchGame, code: str, message: str) -> GameFinding:
+    """A finding about a whole game of a match, at the line where the game starts."""
+    return GameFinding(code, message, line=game.line, column=1)

@@ -51,10 +51,6 @@ class Result:
     points: int = 0
 
     @classmethod
-    def win(cls, side: str, points: int) -> Result:
-        return cls(side, points)
-
-    @classmethod
     def parse(cls, text: str) -> Result | None:
         """``2-0``, ``0-3`` or ``1/2-1/2`` as a Result; None for ``*`` and for anything else
         (see :func:`result_error` for why)."""

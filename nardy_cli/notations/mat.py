@@ -353,7 +353,7 @@ class _GameBuilder:
                 self.error(outcome.line, outcome.column,
                            f"expected the result stated on line {decisive.line}, found a different one")
         points = decisive.points
-        self.record.result = str(Result.win(decisive.winner, points))
+        self.record.result = str(Result(decisive.winner, points))
         self.record.ends_match = decisive.match
         termination = _termination_of(self.record.actions, decisive.winner)
         if termination:
