@@ -166,14 +166,13 @@ class Certification:
         return self._with(result, self.checker.add(result.match), result.match)
 
     def close(self) -> Validated | None:
-        """The findings of the last match, once every game is in."""
+        """The findings of the last match, once every game is in; the summary then counts the matches."""
         found = self.checker.close()
         self._count_matches()
         return self._with(None, found, None) if found else None
 
     def _with(self, result: Validated | None, found: list[tuple[MatchGame, GameFinding]],
               game: MatchGame | None) -> Validated:
-        self._count_matches()
         notes = [(where, finding) for where, finding in found if finding.code == "note"]
         own = [finding for where, finding in found if finding.code != "note"]
         self.summary.findings.update(finding.code for finding in own)
