@@ -13,7 +13,16 @@ from .engine import Engine, Finding, Verdict, game_outcome, outcome_category
 from .position import CHECKERS, Position, PositionError
 from .record import SIDE_NAMES, STANDARD_TAGS, WHITE, Action, GameRecord, Move, next_cell, other
 from .rules import OPTIONS, SCORING, Rules, RulesError, stated_options
-from .scores import UNFINISHED, Result, Score, is_money, match_length, point_readings, result_error
+from .scores import (
+    UNFINISHED,
+    Result,
+    Score,
+    is_money,
+    match_length,
+    point_readings,
+    resignation_level,
+    result_error,
+)
 from .variants import VARIANTS
 
 
@@ -132,6 +141,7 @@ class _Replayer:
         self.result = GameReplay(record, rules)
         self.length = match_length(record.tags.get("MatchLength"))
         self.money = is_money(self.length)
+        self.score = Score.parse(record.tags.get("Score"))  # the match score before the game, if stated
         self.turn_index = 0
         self.action_index = 0
         self.cell = (0, 1)  # the cell of the last action, see next_cell
@@ -443,19 +453,17 @@ class _Replayer:
     def readings(self, winner: str, full: int) -> tuple[int, ...]:
         """The figures a record may state for ``full`` points won by ``winner`` (see
         :func:`~nardy_cli.scores.point_readings`)."""
-        score = Score.parse(self.record.tags.get("Score")) or Score()
-        return point_readings(full, score.of(winner), self.length)
+        return point_readings(full, (self.score or Score()).of(winner), self.length)
 
     def possible_points(self, winner: str, points: int, declared: str) -> int | None:
         """``points`` stated for a resignation or termination when some level of the game (single,
         mars, koks on the cube of the final position) explains them; else None, with a finding."""
         cube = self.result.final.cube_value if self.result.final else 1
-        levels = sorted(set(SCORING[self.rules.scoring or "backgammon"].values()))
-        if any(points in self.readings(winner, level * cube) for level in levels):
+        levels = set(SCORING[self.rules.scoring or "backgammon"].values())
+        if resignation_level(points, cube, (self.score or Score()).of(winner), self.length, levels) is not None:
             return points
-        most = levels[-1] * cube
-        score = Score.parse(self.record.tags.get("Score"))
-        if score is not None and not self.money and points == self.length - score.of(winner):
+        most = max(levels) * cube
+        if self.score is not None and not self.money and points == self.length - self.score.of(winner):
             self.result.notes.append(self.located(
                 "note", f"{_points(points)} declared: more than a game on a {cube}-cube is worth, but exactly what "
                 f"{SIDE_NAMES[winner]} needed to win the match (a match given up or lost on time?)", None))

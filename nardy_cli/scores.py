@@ -122,9 +122,10 @@ def final_cube(kinds: Iterable[str]) -> int:
     return cube
 
 
-def resignation_level(points: int, cube: int, winner_score: int, length: int) -> int | None:
-    """The level (1 single, 2 gammon, 3 backgammon) of a resignation stated as ``points`` on a
-    ``cube``-cube, the smallest whose value a server may state that way (see
-    :func:`point_readings`); None when none can."""
-    return next((level for level in RESIGNATION_LEVELS
+def resignation_level(points: int, cube: int, winner_score: int, length: int,
+                      levels: Iterable[int] = RESIGNATION_LEVELS) -> int | None:
+    """The level (1 single, 2 gammon, 3 backgammon, or a scheme's own ``levels``) of a resignation
+    stated as ``points`` on a ``cube``-cube, the smallest whose value a server may state that way
+    (see :func:`point_readings`); None when none can."""
+    return next((level for level in sorted(levels)
                  if points in point_readings(level * cube, winner_score, length)), None)
