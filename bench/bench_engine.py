@@ -14,10 +14,10 @@ import resource
 import statistics
 import time
 
-from nardy_cli.engine import Engine
-from nardy_cli.position import Position
-from nardy_cli.record import Move
-from nardy_cli.rules import Rules
+from nardy_cli.core.engine import Engine
+from nardy_cli.core.moves import Move
+from nardy_cli.core.position import Position
+from nardy_cli.core.rules import Rules
 
 ALL_DICE = [(a, b) for a in range(1, 7) for b in range(1, 7)]
 

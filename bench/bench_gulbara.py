@@ -15,10 +15,10 @@ import random
 import statistics
 import time
 
-from nardy_cli import engine as engine_module
+from nardy_cli.analysis.selfplay import play_game
+from nardy_cli.core import engine as engine_module
+from nardy_cli.core.rules import Rules
 from nardy_cli.replay import replay
-from nardy_cli.rules import Rules
-from nardy_cli.selfplay import play_game
 
 
 def games_of(variant: str, bot: str, games: int, seed: int) -> list:

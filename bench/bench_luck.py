@@ -13,10 +13,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from nardy_cli import bearoff
-from nardy_cli.corpus import iter_games
-from nardy_cli.luck import game_luck
+from nardy_cli.analysis import bearoff
+from nardy_cli.analysis.luck import game_luck
 from nardy_cli.replay import replay
+from nardy_cli.run.corpus import iter_games
 
 CORPUS = Path("/work/shared/corpora/bglab-sample")
 

@@ -41,11 +41,11 @@ from typing import Any
 
 import psutil  # installed with the dask extra (distributed needs it)
 
+from nardy_cli.analysis.selfplay import generate
+from nardy_cli.core.rules import Rules
 from nardy_cli.notations import notation
-from nardy_cli.parallel import available_cores
 from nardy_cli.replay import replay
-from nardy_cli.rules import Rules
-from nardy_cli.selfplay import generate
+from nardy_cli.run.parallel import available_cores
 
 SIZES = {"1k": 1_000, "10k": 10_000, "100k": 100_000, "1M": 1_000_000}
 PART_GAMES = 50
@@ -76,7 +76,7 @@ class Run:
 def command_run(arguments: list[str], interval: float = 0.2) -> tuple[float, float, int, int, str]:
     """Run ``nardy ARGUMENTS`` and sample its process tree: wall and CPU seconds, peak RSS and PSS
     (bytes) and its standard output."""
-    nardy = [sys.executable, "-c", "from nardy_cli.cli import cli; cli()"]
+    nardy = [sys.executable, "-c", "from nardy_cli.cli.main import cli; cli()"]
     first: dict[int, float] = {}
     last: dict[int, float] = {}
     peak_rss = peak_pss = 0

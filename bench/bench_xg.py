@@ -19,9 +19,9 @@ import tracemalloc
 from functools import partial
 from pathlib import Path
 
-from nardy_cli.corpus import iter_games
-from nardy_cli.parallel import map_games, replayed
-from nardy_cli.validate import validated
+from nardy_cli.analysis.validate import validated
+from nardy_cli.run.corpus import iter_games
+from nardy_cli.run.parallel import map_games, replayed
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPORA = (ROOT.parent / "shared" / "corpora" / "xg", Path("/work/shared/corpora/xg"))

@@ -13,9 +13,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from .record import BLACK, WHITE, GameRecord
-from .replay import GameFinding, GameReplay
-from .scores import Score, is_crawford_game, match_length
+from nardy_cli.core.scores import Score, is_crawford_game, match_length
+from nardy_cli.core.sides import BLACK, WHITE
+from nardy_cli.record import GameRecord
+from nardy_cli.replay import GameFinding, GameReplay
 
 CUBE_KINDS = ("double", "take", "drop", "beaver")
 

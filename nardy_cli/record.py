@@ -7,19 +7,15 @@ mover's own numbering); the engine resolves them into dice steps.
 """
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Any, SupportsIndex
+
+from nardy_cli.core.moves import Move
+from nardy_cli.core.sides import BLACK, SIDE_NAMES, WHITE
 
 if TYPE_CHECKING:
     from typing_extensions import Self
-
-WHITE = "w"
-BLACK = "b"
-SIDES = (WHITE, BLACK)
-SIDE_NAMES = {WHITE: "White", BLACK: "Black"}
 
 STANDARD_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "WhiteRating", "BlackRating", "Variant",
                  "Rules", "Position", "Result", "Termination", "MatchLength", "Game", "Score", "Crawford",
@@ -31,50 +27,6 @@ _STANDARD_BY_CASE = {name.lower(): name for name in STANDARD_TAGS}
 def standard_name(tag: str) -> str:
     """A tag's standard spelling when it is a standard tag written in another case (``variant``)."""
     return _STANDARD_BY_CASE.get(tag.lower(), tag)
-
-BAR = 25
-OFF = 0
-
-
-def other(side: str) -> str:
-    """The opponent of ``side``."""
-    return BLACK if side == WHITE else WHITE
-
-
-@dataclass(frozen=True)
-class Move:
-    """One move as written: a checker's path, e.g. ``24/18*/15`` or ``6/4(2)``.
-
-    ``path`` holds points in the mover's numbering (25 = bar, 0 = off);
-    ``hits[i]`` is True when landing ``path[i + 1]`` was marked with ``*``;
-    ``count`` is the ``(n)`` repeat.
-    """
-
-    path: tuple[int, ...]
-    hits: tuple[bool, ...] = ()
-    count: int = 1
-
-    def __post_init__(self) -> None:
-        if not self.hits:
-            object.__setattr__(self, "hits", (False,) * (len(self.path) - 1))
-
-    @cached_property
-    def legs(self) -> tuple[tuple[int, int], ...]:
-        """The single hops written, each ``(from, to)``, repeats included: ``24/18/15(2)`` gives
-        ``24/18, 18/15, 24/18, 18/15``."""
-        path = self.path
-        return tuple((path[i], path[i + 1]) for i in range(len(path) - 1)) * self.count
-
-    def __str__(self) -> str:
-        text = point_name(self.path[0])
-        for point, hit in zip(self.path[1:], self.hits):
-            text += "/" + point_name(point) + ("*" if hit else "")
-        return text + (f"({self.count})" if self.count > 1 else "")
-
-
-def point_name(point: int) -> str:
-    return "bar" if point == BAR else "off" if point == OFF else str(point)
-
 
 @dataclass(frozen=True)
 class Evaluation:
@@ -288,75 +240,5 @@ class GameRecord:
         return f"{self.player(WHITE)} – {self.player(BLACK)}"
 
 
-# --- the text of a play, shared by NTN and MAT ---------------------------------
-
-_POINT = r"(?:bar|off|\d{1,2})"
-_MOVE_RE = re.compile(
-    rf"(?P<path>{_POINT}(?:/{_POINT}\*?)+)(?:\((?P<count>\d)\))?",
-    re.IGNORECASE,
-)
-_LANDING_RE = re.compile(rf"/({_POINT})(\*?)", re.IGNORECASE)
-
-
-class PlaySyntaxError(ValueError):
-    """A play's text is not ``from/to`` moves; ``offset`` is where it goes wrong."""
-
-    def __init__(self, message: str, offset: int) -> None:
-        super().__init__(message)
-        self.offset = offset
-
-
-def _point(text: str, offset: int, *, source: bool) -> int:
-    lowered = text.lower()
-    if lowered == "bar":
-        return BAR
-    if lowered == "off":
-        return OFF
-    value = int(text)
-    if not 0 <= value <= 25:
-        raise PlaySyntaxError(f"point {value} is not 0-25", offset)
-    if (source and value == OFF) or (not source and value == BAR):
-        raise PlaySyntaxError(f"a move cannot {'start off' if source else 'end on the bar'}", offset)
-    return value
-
-
-CACHED_PLAY_CHARS = 40
-"""The longest play text whose parse is cached: real plays are shorter (``24/18 13/7 6/4(2)``);
-longer texts are rare, and would make the cache grow with their size."""
-
-
-def parse_play(text: str) -> tuple[Move, ...]:
-    """Parse a play such as ``24/18*/15 13/7 6/4(2) bar/22 6/off``; ``-`` or empty is no play.
-
-    Raises :class:`PlaySyntaxError` with the offset of the first bad token.
-    """
-    return _cached_play(text) if len(text) <= CACHED_PLAY_CHARS else _parse_play(text)
-
-
-def _parse_play(text: str) -> tuple[Move, ...]:
-    if text.strip() == "-":
-        return ()
-    moves: list[Move] = []
-    for token in re.finditer(r"\S+", text):
-        word, start = token.group(), token.start()
-        match = _MOVE_RE.fullmatch(word)
-        if not match:
-            raise PlaySyntaxError(f"expected a move like 24/18 or 6/off(2), found {word!r}", start)
-        first = word.split("/", 1)[0]
-        path = [_point(first, start, source=True)]
-        hits = []
-        for landing in _LANDING_RE.finditer(match.group("path")):
-            path.append(_point(landing.group(1), start + landing.start(1), source=False))
-            hits.append(bool(landing.group(2)))
-        if any(point == OFF for point in path[1:-1]):
-            raise PlaySyntaxError("a path cannot go on after off", start)
-        count = int(match.group("count") or 1)
-        if not 1 <= count <= 4:
-            raise PlaySyntaxError(f"repeat ({count}) must be 1-4", start)
-        moves.append(Move(tuple(path), tuple(hits), count))
-    return tuple(moves)
-
-
-# Plays repeat a great deal across games, and Moves are immutable. 2^14 entries of at most
-# CACHED_PLAY_CHARS characters (about 2 KB of Moves each at worst): the cache stays under 40 MB.
-_cached_play = lru_cache(maxsize=1 << 14)(_parse_play)
+class InputError(Exception):
+    """An input that cannot be opened or decoded; the message says which, why and what to do."""

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from .engine import Engine, Finding, Verdict, game_outcome, outcome_category
-from .position import CHECKERS, Position, PositionError
-from .record import SIDE_NAMES, STANDARD_TAGS, WHITE, Action, GameRecord, Move, next_cell, other
-from .rules import OPTIONS, SCORING, Rules, RulesError, stated_options
-from .scores import (
+from nardy_cli.core.engine import Engine, Finding, Verdict, game_outcome, outcome_category
+from nardy_cli.core.moves import Move
+from nardy_cli.core.position import CHECKERS, Position, PositionError
+from nardy_cli.core.rules import OPTIONS, SCORING, Rules, RulesError, stated_options
+from nardy_cli.core.scores import (
     UNFINISHED,
     Result,
     Score,
@@ -23,7 +23,9 @@ from .scores import (
     resignation_level,
     result_error,
 )
-from .variants import VARIANTS
+from nardy_cli.core.sides import SIDE_NAMES, WHITE, other
+from nardy_cli.core.variants import VARIANTS
+from nardy_cli.record import STANDARD_TAGS, Action, GameRecord, next_cell
 
 
 @dataclass(frozen=True)
@@ -452,7 +454,7 @@ class _Replayer:
 
     def readings(self, winner: str, full: int) -> tuple[int, ...]:
         """The figures a record may state for ``full`` points won by ``winner`` (see
-        :func:`~nardy_cli.scores.point_readings`)."""
+        :func:`~nardy_cli.core.scores.point_readings`)."""
         return point_readings(full, (self.score or Score()).of(winner), self.length)
 
     def possible_points(self, winner: str, points: int, declared: str) -> int | None:

@@ -1,6 +1,6 @@
 """An independent judge for tests: the legal plays of a backgammon position, by GNU Backgammon.
 
-Board representation (as in ``nardy_cli.gnubg_ids``): a side is a 26-tuple in
+Board representation (as in ``nardy_cli.notations.gnubg_ids``): a side is a 26-tuple in
 its own numbering, [0] borne off, [1..24] points, [25] bar; one side's point
 ``p`` is the other's ``25 - p``. ``legal_results(on_roll, opponent, dice)``
 returns the set of distinct positions that the legal plays lead to, each as
@@ -54,7 +54,7 @@ from typing import Literal
 
 import pytest
 
-from nardy_cli.gnubg_ids import BAR, OFF, MatchState, Side, check_board, match_id, position_id
+from nardy_cli.notations.gnubg_ids import BAR, OFF, MatchState, Side, check_board, match_id, position_id
 
 try:
     import gnubg as gnubg_module

@@ -7,9 +7,9 @@ import pytest
 from click.testing import CliRunner
 
 from gnubg_judge import require_gnubg_cli, run_gnubg
-from nardy_cli import gnubg_analysis
-from nardy_cli.cli import cli
-from nardy_cli.gnubg_analysis import GnubgError, analysis_rows, statistics_blocks
+from nardy_cli.analysis import gnubg as gnubg_analysis
+from nardy_cli.analysis.gnubg import GnubgError, analysis_rows, statistics_blocks
+from nardy_cli.cli.main import cli
 
 TOURNAMENT = min(glob.glob("/work/shared/corpora/tournament/*.mat"))
 

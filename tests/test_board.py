@@ -8,14 +8,14 @@ import pytest
 from click.testing import CliRunner
 from matplotlib.patches import Circle, FancyArrowPatch
 
-import nardy_cli.cli_analysis  # noqa: F401  (attaches stats, plot and show to the group)
+import nardy_cli.cli.analysis  # noqa: F401  (attaches stats, plot and show to the group)
 from nardy_cli import notations
-from nardy_cli.board import BoardView, board_figure, board_points, over_text, text_diagram, turn_view
-from nardy_cli.cli import cli
-from nardy_cli.corpus import iter_games
-from nardy_cli.position import Position
-from nardy_cli.record import BLACK, WHITE
+from nardy_cli.cli.main import cli
+from nardy_cli.core.position import Position
+from nardy_cli.core.sides import BLACK, WHITE
 from nardy_cli.replay import replay
+from nardy_cli.reporting.board import BoardView, board_figure, board_points, over_text, text_diagram, turn_view
+from nardy_cli.run.corpus import iter_games
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -194,7 +194,7 @@ def test_picture_of_the_tray_puts_each_count_by_its_stack():
 
 
 def test_a_text_board_imports_neither_pandas_nor_matplotlib():
-    code = ("import sys; from nardy_cli.cli import cli\n"
+    code = ("import sys; from nardy_cli.cli.main import cli\n"
             "try: cli(['show', 'sample_games/long/kazan-cup-2026.ntn', '--game', '2'])\n"
             "except SystemExit: pass\n"
             "print('pandas' in sys.modules, 'matplotlib' in sys.modules)")

@@ -11,18 +11,25 @@ import pytest
 from click.testing import CliRunner
 
 from nardy_cli import notations
-from nardy_cli.aggregates import GROUPINGS, SCORED, TURN_COLUMNS, Aggregates, aggregate, turn_rows
-from nardy_cli.charts import dice_chart, first_mover_chart, lengths_chart, outcomes_chart, race_chart, save_figure
-from nardy_cli.cli import cli
-from nardy_cli.corpus import iter_games
-from nardy_cli.labels import tr
-from nardy_cli.output import OutputError
-from nardy_cli.record import BLACK, WHITE
-from nardy_cli.report import write_report
-from nardy_cli.rules import Rules
-from nardy_cli.selfplay import generate
-from nardy_cli.stats import summarize
-from nardy_cli.validate import validate_games
+from nardy_cli.analysis.aggregates import GROUPINGS, SCORED, TURN_COLUMNS, Aggregates, aggregate, turn_rows
+from nardy_cli.analysis.selfplay import generate
+from nardy_cli.analysis.validate import validate_games
+from nardy_cli.cli.main import cli
+from nardy_cli.core.rules import Rules
+from nardy_cli.core.sides import BLACK, WHITE
+from nardy_cli.files.output import OutputError
+from nardy_cli.reporting.charts import (
+    dice_chart,
+    first_mover_chart,
+    lengths_chart,
+    outcomes_chart,
+    race_chart,
+    save_figure,
+)
+from nardy_cli.reporting.labels import tr
+from nardy_cli.reporting.report import write_report
+from nardy_cli.reporting.stats import summarize
+from nardy_cli.run.corpus import iter_games
 
 PLAYERS = ("Ann", "Boris", "Chen")
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -246,15 +253,16 @@ def test_plot_commands(corpus, tmp_path):
 
 def test_the_cli_and_the_counting_import_neither_pandas_nor_numpy():
     """Worker processes fork from a parent that has not imported them: they stay small."""
-    code = ("import sys, nardy_cli.cli, nardy_cli.aggregates, nardy_cli.tables, nardy_cli.parallel; "
+    code = ("import sys, nardy_cli.cli.main, nardy_cli.analysis.aggregates, nardy_cli.reporting.tables, "
+            "nardy_cli.run.parallel; "
             "print(sorted(m for m in ('pandas', 'numpy', 'matplotlib', 'scipy', 'pyarrow') if m in sys.modules))")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "[]"
 
 
 def test_race_chart_marks_an_illegal_turn():
-    from nardy_cli.corpus import iter_games
     from nardy_cli.replay import replay
+    from nardy_cli.run.corpus import iter_games
 
     game = list(iter_games(["sample_games/long/kazan-cup-2026.ntn"], on_error=print))[1]
     result = replay(game.record)

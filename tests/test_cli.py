@@ -3,8 +3,8 @@ import json
 
 from click.testing import CliRunner
 
-from nardy_cli import engine
-from nardy_cli.cli import cli
+from nardy_cli.cli.main import cli
+from nardy_cli.core import engine
 
 
 def run(*args: str):

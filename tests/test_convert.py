@@ -12,11 +12,13 @@ import jsonschema
 import pytest
 from click.testing import CliRunner
 
-from nardy_cli import cli as cli_module
-from nardy_cli import notations, parallel
-from nardy_cli.cli import cli
+from nardy_cli import notations
+from nardy_cli.analysis import exports
+from nardy_cli.cli import main as cli_module
+from nardy_cli.cli.main import cli
 from nardy_cli.notations.jsonl import game_to_dict
 from nardy_cli.replay import replay
+from nardy_cli.run import parallel
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPORA = next((p for p in (ROOT.parent / "shared" / "corpora", Path("/work/shared/corpora")) if p.is_dir()), None)
@@ -29,7 +31,7 @@ def read(name: str, text: str) -> list:
 
 def write(name: str, games: list) -> str:
     out = io.StringIO()
-    notations.writer(name)(games, out)
+    exports.writer(name)(games, out)
     return out.getvalue()
 
 
@@ -160,7 +162,7 @@ def one_job() -> Callable[[tuple[str, ...], str], Converted]:
     return cache(lambda inputs, target: converted(inputs, target, "--jobs", "1"))
 
 
-@pytest.mark.parametrize("target", notations.TARGETS)
+@pytest.mark.parametrize("target", exports.TARGETS)
 def test_two_jobs_write_what_one_job_writes(target, one_job):
     expected = one_job(SAMPLES, target)
     status, _, stderr = expected
@@ -169,7 +171,7 @@ def test_two_jobs_write_what_one_job_writes(target, one_job):
 
 
 @needs_corpus
-@pytest.mark.parametrize("target", notations.TARGETS)
+@pytest.mark.parametrize("target", exports.TARGETS)
 def test_two_jobs_on_real_match_files(target, one_job):
     assert len(MATCHES) == 6
     expected = one_job(MATCHES, target)
@@ -187,7 +189,7 @@ class CountingPool(ProcessPoolExecutor):
         return super().submit(*args, **kwargs)
 
 
-@pytest.mark.parametrize("target", notations.TARGETS)
+@pytest.mark.parametrize("target", exports.TARGETS)
 def test_files_cut_into_chunks_write_what_one_job_writes(target, one_job, monkeypatch):
     monkeypatch.setattr(cli_module, "map_games", partial(parallel.map_games, chunk_games=3))
     monkeypatch.setattr(parallel, "ProcessPoolExecutor", CountingPool)
@@ -198,5 +200,5 @@ def test_files_cut_into_chunks_write_what_one_job_writes(target, one_job, monkey
 
 def test_dask_writes_what_one_job_writes(one_job, dask_cluster):
     address = dask_cluster.scheduler.address
-    for target in notations.TARGETS:
+    for target in exports.TARGETS:
         assert converted(SMALL, target, "--dask", address) == one_job(SMALL, target), target

@@ -1,10 +1,10 @@
 """Hand-checked positions for every rule and every rule option of both games."""
 import pytest
 
-from nardy_cli.engine import Engine, game_outcome, outcome_category
-from nardy_cli.position import Position
-from nardy_cli.record import parse_play
-from nardy_cli.rules import Rules
+from nardy_cli.core.engine import Engine, game_outcome, outcome_category
+from nardy_cli.core.moves import parse_play
+from nardy_cli.core.position import Position
+from nardy_cli.core.rules import Rules
 
 
 def plays(position: str, dice: tuple[int, int], rules: str = "") -> list[str]:

@@ -2,9 +2,9 @@
 import random
 
 from gnubg_judge import legal_results_many, require_gnubg_cli, require_gnubg_module, safe_to_compare
-from nardy_cli.engine import Engine
-from nardy_cli.position import Position
-from nardy_cli.rules import Rules
+from nardy_cli.core.engine import Engine
+from nardy_cli.core.position import Position
+from nardy_cli.core.rules import Rules
 
 SHORT = Engine(Rules.preset("short"))
 

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from gnubg_judge import OPENING, gnubg_module, require_gnubg_module, side
-from nardy_cli.gnubg_ids import (
+from nardy_cli.notations.gnubg_ids import (
     BAR,
     MAX_MATCH_LENGTH,
     XGID,

@@ -19,7 +19,7 @@ from gnubg_judge import (
     safe_to_compare,
     side,
 )
-from nardy_cli.gnubg_ids import BAR, OFF, Side, check_board
+from nardy_cli.notations.gnubg_ids import BAR, OFF, Side, check_board
 
 VIAS = ["module", "cli"]
 

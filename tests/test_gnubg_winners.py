@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from nardy_cli.engine import game_outcome
+from nardy_cli.core.engine import game_outcome
+from nardy_cli.core.scores import Result, Score, is_money, match_length, resignation_level
 from nardy_cli.notations import mat, sgf
 from nardy_cli.record import GameRecord
 from nardy_cli.replay import replay
-from nardy_cli.scores import Result, Score, is_money, match_length, resignation_level
 
 CORPORA = Path(__file__).resolve().parents[2] / "shared" / "corpora"
 FILES = sorted([*CORPORA.glob("bglab-sample/*.txt"), *CORPORA.glob("tournament/*"), *CORPORA.glob("xg/*.mat")])

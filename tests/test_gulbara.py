@@ -6,15 +6,17 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from nardy_cli.cli import cli
-from nardy_cli.engine import Engine
+from nardy_cli.analysis.selfplay import play_game
+from nardy_cli.cli.main import cli
+from nardy_cli.core.engine import Engine
+from nardy_cli.core.moves import parse_play
+from nardy_cli.core.position import CHECKERS, Position
+from nardy_cli.core.rules import Rules
+from nardy_cli.core.sides import other
+from nardy_cli.core.variants import VARIANTS, cascade_steps
 from nardy_cli.notations import jsonl, ntn
-from nardy_cli.position import CHECKERS, Position
-from nardy_cli.record import Action, GameRecord, other, parse_play
+from nardy_cli.record import Action, GameRecord
 from nardy_cli.replay import replay
-from nardy_cli.rules import Rules
-from nardy_cli.selfplay import play_game
-from nardy_cli.variants import VARIANTS, cascade_steps
 
 
 def engine(options: str = "") -> Engine:

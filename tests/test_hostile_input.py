@@ -36,15 +36,18 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from nardy_cli import notations, sources
-from nardy_cli import record as record_module
-from nardy_cli.cli import cli
-from nardy_cli.corpus import CorpusGame, iter_games, read_source
+from nardy_cli import notations
+from nardy_cli.analysis import exports
+from nardy_cli.cli.main import cli
+from nardy_cli.core import moves as moves_module
+from nardy_cli.core.moves import parse_play
+from nardy_cli.files import sources
+from nardy_cli.files.output import atomic_output
+from nardy_cli.files.sources import Source, read_lines, split_lines
 from nardy_cli.notations.jsonl import game_to_dict
-from nardy_cli.output import atomic_output
-from nardy_cli.record import ERROR_LIMIT, Action, CappedErrors, GameRecord, RecordError, parse_play
+from nardy_cli.record import ERROR_LIMIT, Action, CappedErrors, GameRecord, RecordError
 from nardy_cli.replay import replay
-from nardy_cli.sources import Source, read_lines, split_lines
+from nardy_cli.run.corpus import CorpusGame, iter_games, read_source
 
 ROOT = Path(__file__).resolve().parent.parent
 HOSTILE = ROOT / "tests/data/hostile"
@@ -76,7 +79,7 @@ def essentials(record: GameRecord) -> dict:
 
 def written(fmt: str, games: list[GameRecord]) -> str:
     out = io.StringIO()
-    notations.writer(fmt)(games, out)
+    exports.writer(fmt)(games, out)
     return out.getvalue()
 
 
@@ -595,7 +598,7 @@ HUGE_NUMBERS = {
 def test_numbers_of_thousands_of_digits_are_mistakes_not_crashes(fmt):
     records = check_located(HUGE_NUMBERS[fmt].encode(), f"huge.{fmt}", fmt)
     assert records
-    for target in notations.TARGETS:  # and the writers take what the readers kept
+    for target in exports.TARGETS:  # and the writers take what the readers kept
         written(target, records)
 
 
@@ -774,7 +777,7 @@ def run_nardy(*args: str, limit: int | None = None, timeout: float = 120, **pope
               ) -> subprocess.CompletedProcess:
     """``nardy ARGS`` in a fresh interpreter, its address space (and its workers') limited to ``limit`` bytes."""
     prelude = (f"import resource; resource.setrlimit(resource.RLIMIT_AS, ({limit}, {limit})); " if limit else "")
-    code = prelude + "import sys; from nardy_cli.cli import cli; sys.exit(cli(sys.argv[1:]))"
+    code = prelude + "import sys; from nardy_cli.cli.main import cli; sys.exit(cli(sys.argv[1:]))"
     popen.setdefault("capture_output", True)
     return subprocess.run([sys.executable, "-c", code, *args], timeout=timeout, text=True, cwd=ROOT, check=False,
                           **popen)
@@ -832,12 +835,12 @@ def test_errors_are_capped_per_input(tmp_path, command):
 
 def test_the_parse_cache_is_bounded_by_size():
     """Issue 15.6: 20 files of 1 MB move lines kept 1.43 GB in the cache of parsed plays."""
-    before = record_module._cached_play.cache_info().currsize
+    before = moves_module._cached_play.cache_info().currsize
     for number in range(20):
         parse_play(" ".join(f"{number % 24 + 1}/{(number + k) % 24 + 1}" for k in range(5000)))
-    assert record_module._cached_play.cache_info().currsize == before
+    assert moves_module._cached_play.cache_info().currsize == before
     assert parse_play("24/18 13/7") is parse_play("24/18 13/7")  # short plays are cached
-    assert record_module._cached_play.cache_info().maxsize * record_module.CACHED_PLAY_CHARS < 1 << 20
+    assert moves_module._cached_play.cache_info().maxsize * moves_module.CACHED_PLAY_CHARS < 1 << 20
 
 
 def test_a_header_line_inside_a_match_costs_nothing():
@@ -861,7 +864,7 @@ def test_the_ntn_writer_writes_only_what_its_reader_reads():
         Action("w", "roll", (3, 1), parse_play("8/5 6/5"), number=10 ** 9),
         Action("b", "roll", (6, 6), parse_play("24/18(2)"), number=10 ** 12)])
     out = io.StringIO()
-    warnings = notations.writer("ntn")([game, replace(game, result="1-1 ")], out)
+    warnings = exports.writer("ntn")([game, replace(game, result="1-1 ")], out)
     assert "game 1: move number 1000000000 has more than 9 digits; renumbered" in warnings
     assert "game 2: result '1-1 ' is not an NTN result (W-0, 0-B, 1/2-1/2 or *); left out" in warnings
     first, second = list(notations.notation("ntn").read_games(io.StringIO(out.getvalue())))
@@ -954,7 +957,7 @@ def test_a_full_disk_or_standard_output_is_a_plain_message(jobs):
 def test_memory_error_is_a_plain_message(monkeypatch):
     def exhausted(*args: object, **kwargs: object) -> Iterator[object]:
         raise MemoryError
-    monkeypatch.setattr("nardy_cli.cli.map_games", exhausted)
+    monkeypatch.setattr("nardy_cli.cli.main.map_games", exhausted)
     result = CliRunner().invoke(cli, ["validate", str(SAMPLE)])
     assert result.exit_code == 2 and "error: out of memory" in result.stderr and "report" not in result.stderr
 
@@ -985,7 +988,7 @@ def running(pid: int) -> bool:
 
 
 def started_with_workers(args: list[str], **popen: object) -> tuple[subprocess.Popen, set[int]]:
-    code = "import sys; from nardy_cli.cli import cli; sys.exit(cli(sys.argv[1:]))"
+    code = "import sys; from nardy_cli.cli.main import cli; sys.exit(cli(sys.argv[1:]))"
     process = subprocess.Popen([sys.executable, "-c", code, *args], cwd=ROOT, **popen)
     deadline = time.monotonic() + 30
     while len(workers := children(process.pid)) < 2 and time.monotonic() < deadline:
@@ -1057,9 +1060,9 @@ def test_a_killed_runs_temporary_file_is_removed_by_the_next_run(tmp_path):
 def test_a_game_too_long_to_ship_streams_with_the_rest_of_its_file(tmp_path, monkeypatch):
     """A game of thousands of lines of mistakes is not shipped to a worker whole (its lines would
     cost 60 bytes each there and here): the rest of its file is read here, with the same results."""
-    from nardy_cli import parallel
-    from nardy_cli.parallel import map_games, replayed
-    from nardy_cli.validate import validated
+    from nardy_cli.analysis.validate import validated
+    from nardy_cli.run import parallel
+    from nardy_cli.run.parallel import map_games, replayed
 
     games = KAZAN.read_text(encoding="utf-8").split("\n\n[Event")
     giant = '[Event "giant"]\n\n' + "1. 31: 24/21 24/23\n" + "x:\n" * 3000 + "1-0\n"

@@ -8,16 +8,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nardy_cli import bearoff, notations
-from nardy_cli.aggregates import aggregate, game_row, turn_rows
-from nardy_cli.corpus import CorpusGame
-from nardy_cli.engine import Engine
-from nardy_cli.luck import EXPECTED_PIPS, game_luck, race_home, roll_pips
-from nardy_cli.position import Position
-from nardy_cli.record import BLACK, WHITE
+from nardy_cli import notations
+from nardy_cli.analysis import bearoff
+from nardy_cli.analysis.aggregates import aggregate, game_row, turn_rows
+from nardy_cli.analysis.luck import EXPECTED_PIPS, game_luck, race_home, roll_pips
+from nardy_cli.core.engine import Engine
+from nardy_cli.core.position import Position
+from nardy_cli.core.rules import Rules
+from nardy_cli.core.sides import BLACK, WHITE
 from nardy_cli.replay import replay
-from nardy_cli.rules import Rules
-from nardy_cli.stats import luck_display, luck_table, mean_interval
+from nardy_cli.reporting.stats import luck_display, luck_table, mean_interval
+from nardy_cli.run.corpus import CorpusGame
 
 
 def replayed(text: str):

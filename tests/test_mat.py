@@ -13,8 +13,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from nardy_cli.core.moves import Move
+from nardy_cli.core.sides import BAR, BLACK, OFF, WHITE
 from nardy_cli.notations import mat
-from nardy_cli.record import BAR, BLACK, OFF, WHITE, Action, GameRecord, Move
+from nardy_cli.record import Action, GameRecord
 from nardy_cli.replay import replay
 
 DATA = Path(__file__).parent / "data" / "mat"

@@ -10,11 +10,11 @@ import subprocess
 import pytest
 from click.testing import CliRunner
 
-from nardy_cli.cli import cli
+from nardy_cli.cli.main import cli
+from nardy_cli.core.scores import Result, Score, is_crawford_game, point_readings
+from nardy_cli.core.sides import BLACK, WHITE
 from nardy_cli.notations import mat
-from nardy_cli.record import BLACK, WHITE
 from nardy_cli.replay import replay
-from nardy_cli.scores import Result, Score, is_crawford_game, point_readings
 
 GNUBG = shutil.which("gnubg") or shutil.which("gnubg", path="/usr/games")
 OPENING = ("31: 8/5 6/5", "64: 24/18 13/9")  # a legal first exchange of short nardy
@@ -311,7 +311,7 @@ MATCH_MESSAGES = [
 def test_match_findings_and_notes_are_in_russian(message):
     from test_russian import english_left
 
-    from nardy_cli import russian
+    from nardy_cli.reporting import russian
 
     translated = russian.message(message)
     assert translated != message and english_left(translated.replace("jacoby=on", "")

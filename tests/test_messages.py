@@ -4,8 +4,8 @@ import warnings
 import pytest
 from click.testing import CliRunner
 
-from nardy_cli.cli import cli
-from nardy_cli.rules import RulesError, check_overrides, option_values
+from nardy_cli.cli.main import cli
+from nardy_cli.core.rules import RulesError, check_overrides, option_values
 
 LONG = '[White "A"]\n[Black "B"]\n[Variant "long"]\n'
 

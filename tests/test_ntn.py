@@ -12,8 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from nardy_cli.core.moves import Move
+from nardy_cli.core.sides import BAR, BLACK, OFF, SIDES, WHITE
 from nardy_cli.notations import ntn
-from nardy_cli.record import BAR, BLACK, OFF, SIDES, WHITE, Action, GameRecord, Move, RecordError
+from nardy_cli.record import Action, GameRecord, RecordError
 
 SPEC = Path(__file__).resolve().parents[1] / "formats" / "ntn.md"
 

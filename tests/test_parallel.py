@@ -1,4 +1,4 @@
-"""nardy_cli.parallel: the same findings, summaries and per-game rows with 1 or 2 worker
+"""nardy_cli.run.parallel: the same findings, summaries and per-game rows with 1 or 2 worker
 processes and on a Dask cluster, whatever the cuts of the inputs, as the sequential run."""
 from __future__ import annotations
 
@@ -13,17 +13,19 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from nardy_cli import parallel
-from nardy_cli.aggregates import game_row
-from nardy_cli.cli import cli
-from nardy_cli.corpus import iter_games
+from nardy_cli.analysis.aggregates import game_row
+from nardy_cli.analysis.selfplay import generate
+from nardy_cli.analysis.validate import Certification, validate_games, validated
+from nardy_cli.cli.main import cli
+from nardy_cli.core.moves import Move
+from nardy_cli.core.rules import Rules
+from nardy_cli.core.sides import BLACK, WHITE, other
 from nardy_cli.notations import notation, writer
 from nardy_cli.notations.jsonl import game_to_dict
-from nardy_cli.parallel import ClusterError, map_games, replayed
-from nardy_cli.record import BLACK, WHITE, Action, GameRecord, Move, other
-from nardy_cli.rules import Rules
-from nardy_cli.selfplay import generate
-from nardy_cli.validate import Certification, validate_games, validated
+from nardy_cli.record import Action, GameRecord
+from nardy_cli.run import parallel
+from nardy_cli.run.corpus import iter_games
+from nardy_cli.run.parallel import ClusterError, map_games, replayed
 
 BGLAB = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "bglab-sample"
 if not BGLAB.is_dir():
@@ -119,7 +121,7 @@ def validation(paths: list[str], **options) -> tuple[list[str], dict, list[str]]
 
 
 def sequential(paths: list[str]) -> tuple[list[str], dict, list[str]]:
-    """The same figures as ``nardy validate`` gets them, without nardy_cli.parallel."""
+    """The same figures as ``nardy validate`` gets them, without nardy_cli.run.parallel."""
     errors: list[str] = []
     certification = Certification()
     results = certification.certified(validated(game, result)

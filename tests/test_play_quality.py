@@ -11,13 +11,14 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from nardy_cli.aggregates import Aggregates, game_stats
-from nardy_cli.cli import cli
-from nardy_cli.corpus import CorpusGame, iter_games
-from nardy_cli.play_quality import BLUNDER, game_quality
-from nardy_cli.record import BLACK, WHITE, Action, Evaluation, GameRecord
+from nardy_cli.analysis.aggregates import Aggregates, game_stats
+from nardy_cli.analysis.play_quality import BLUNDER, game_quality
+from nardy_cli.cli.main import cli
+from nardy_cli.core.sides import BLACK, WHITE
+from nardy_cli.record import Action, Evaluation, GameRecord
 from nardy_cli.replay import replay
-from nardy_cli.stats import quality_summary
+from nardy_cli.reporting.stats import quality_summary
+from nardy_cli.run.corpus import CorpusGame, iter_games
 
 CORPORA = next((p for p in (Path(__file__).resolve().parents[2] / "shared" / "corpora", Path("/work/shared/corpora"))
                 if p.is_dir()), None)

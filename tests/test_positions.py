@@ -5,12 +5,12 @@ import json
 from click.testing import CliRunner
 
 from nardy_cli import notations
-from nardy_cli.aggregates import turn_rows
-from nardy_cli.cli import cli
-from nardy_cli.corpus import CorpusGame
-from nardy_cli.gnubg_ids import parse_xgid
-from nardy_cli.position import Position
+from nardy_cli.analysis.aggregates import turn_rows
+from nardy_cli.cli.main import cli
+from nardy_cli.core.position import Position
+from nardy_cli.notations.gnubg_ids import parse_xgid
 from nardy_cli.replay import replay
+from nardy_cli.run.corpus import CorpusGame
 
 SHORT = """[White "Ann"]
 [Black "Boris"]

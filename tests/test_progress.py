@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from nardy_cli import progress
-from nardy_cli.corpus import iter_games
+from nardy_cli.run import progress
+from nardy_cli.run.corpus import iter_games
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "sample_games" / "generated" / "long-200.ntn"

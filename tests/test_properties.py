@@ -4,12 +4,13 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from nardy_cli.engine import Engine
-from nardy_cli.position import CHECKERS, Position
-from nardy_cli.record import BAR, OFF, Move, other
+from nardy_cli.analysis.selfplay import play_game
+from nardy_cli.core.engine import Engine
+from nardy_cli.core.moves import Move
+from nardy_cli.core.position import CHECKERS, Position
+from nardy_cli.core.rules import Rules
+from nardy_cli.core.sides import BAR, OFF, other
 from nardy_cli.replay import replay
-from nardy_cli.rules import Rules
-from nardy_cli.selfplay import play_game
 
 RULE_SETS = [Rules.parse(text) for text in (
     "long", "long head=general block=turn", "long head=strict block=off last_roll=on", "long opening=play",

@@ -7,8 +7,7 @@ import math
 import pytest
 from click.testing import CliRunner
 
-from nardy_cli.cli import cli
-from nardy_cli.ratings import (
+from nardy_cli.analysis.ratings import (
     Ratings,
     Result,
     elo_expected,
@@ -17,6 +16,7 @@ from nardy_cli.ratings import (
     fibs_win_probability,
     match_result,
 )
+from nardy_cli.cli.main import cli
 
 TOURNAMENT = sorted(glob.glob("/work/shared/corpora/tournament/*.mat"))
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import nardy_cli.cli_analysis  # noqa: F401  (attaches stats to the group)
-from nardy_cli.cli import cli
+import nardy_cli.cli.analysis  # noqa: F401  (attaches stats to the group)
+from nardy_cli.cli.main import cli
 
 ROOT = Path(__file__).resolve().parent.parent
 BROWSER = shutil.which("chromium") or shutil.which("chromium-browser")

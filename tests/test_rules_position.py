@@ -3,8 +3,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from nardy_cli.position import Position, PositionError, format_board, parse_board
-from nardy_cli.rules import Rules, RulesError, check_overrides
+from nardy_cli.core.position import Position, PositionError, format_board, parse_board
+from nardy_cli.core.rules import Rules, RulesError, check_overrides
 
 
 def test_presets_spell_out_every_option():

@@ -7,12 +7,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from nardy_cli import analysis, russian
-from nardy_cli.cli import cli
-from nardy_cli.labels import plural
-from nardy_cli.notations import jsonl, mat, ntn, sgf
+from nardy_cli.cli.main import cli
+from nardy_cli.notations import analysis, jsonl, mat, ntn, sgf
 from nardy_cli.record import ERROR_LIMIT, InputErrorBudget
 from nardy_cli.replay import replay
+from nardy_cli.reporting import russian
+from nardy_cli.reporting.labels import plural
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_validate import CASES  # every finding code with its English line
@@ -174,7 +174,7 @@ def test_validate_prints_a_syntax_error_in_russian(tmp_path):
                                   "long w 24x15 24x15 cube=3", "short w 1 2 zz", "long w 24x15,24 24x15",
                                   "long w 24x15,1x0 24x15"])
 def test_a_bad_position_tag_is_in_russian(text):
-    from nardy_cli.position import Position, PositionError
+    from nardy_cli.core.position import Position, PositionError
 
     with pytest.raises(PositionError) as raised:
         Position.parse(text)

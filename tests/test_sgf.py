@@ -10,8 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from nardy_cli.core.moves import Move, parse_play
+from nardy_cli.core.sides import BLACK, WHITE
 from nardy_cli.notations import sgf
-from nardy_cli.record import BLACK, WHITE, Action, GameRecord, Move, parse_play
+from nardy_cli.record import Action, GameRecord
 
 DATA = Path(__file__).parent / "data" / "sgf"
 # the shared corpus: beside the repository (as CI lays it out), else where the workplace keeps it

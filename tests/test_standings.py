@@ -5,10 +5,10 @@ import io
 
 from click.testing import CliRunner
 
-from nardy_cli.cli import cli
+from nardy_cli.analysis.standings import Standings
+from nardy_cli.cli.main import cli
+from nardy_cli.core.sides import BLACK, WHITE
 from nardy_cli.matches import Match
-from nardy_cli.record import BLACK, WHITE
-from nardy_cli.standings import Standings
 
 TOURNAMENT = sorted(glob.glob("/work/shared/corpora/tournament/*.mat"))
 

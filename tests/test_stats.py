@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from nardy_cli import notations
-from nardy_cli.aggregates import (
+from nardy_cli.analysis.aggregates import (
     OUTCOMES,
     ROLL_CLASSES,
     Aggregates,
@@ -19,13 +19,13 @@ from nardy_cli.aggregates import (
     roll_class,
     turn_rows,
 )
-from nardy_cli.corpus import CorpusGame, iter_games
-from nardy_cli.labels import tr
-from nardy_cli.record import BLACK, WHITE
+from nardy_cli.analysis.selfplay import generate
+from nardy_cli.analysis.validate import validate_games
+from nardy_cli.core.rules import Rules
+from nardy_cli.core.sides import BLACK, WHITE
 from nardy_cli.replay import replay
-from nardy_cli.rules import Rules
-from nardy_cli.selfplay import generate
-from nardy_cli.stats import (
+from nardy_cli.reporting.labels import tr
+from nardy_cli.reporting.stats import (
     chi_square,
     chi_square_survival,
     dice_counts,
@@ -39,7 +39,7 @@ from nardy_cli.stats import (
     summary_display,
     wilson_interval,
 )
-from nardy_cli.validate import validate_games
+from nardy_cli.run.corpus import CorpusGame, iter_games
 
 PLAYERS = ("Ann", "Boris", "Chen")
 GAMES = 6  # of each variant
@@ -265,7 +265,7 @@ def test_loaded_dice_are_flagged_and_n_is_shown():
 def test_stats_says_how_many_games_have_findings_and_can_leave_them_out():
     from click.testing import CliRunner
 
-    from nardy_cli.cli import cli
+    from nardy_cli.cli.main import cli
 
     counted = CliRunner().invoke(cli, ["stats", "sample_games/long", "-q", "--format", "json", "--by", "variant"])
     assert "5 of 8 games have a finding: counted (--legal-only leaves them out)" in counted.output

@@ -1,14 +1,14 @@
-"""nardy_cli.tables: row tables written as the games stream past, atomically, in CSV or Parquet."""
+"""nardy_cli.reporting.tables: row tables written as the games stream past, atomically, in CSV or Parquet."""
 import csv
 import sys
 
 import pytest
 
-from nardy_cli import tables
-from nardy_cli.aggregates import FINDING_COLUMNS, GAME_COLUMNS, TURN_COLUMNS, Aggregates, game_stats
-from nardy_cli.corpus import iter_games
-from nardy_cli.output import OutputError
-from nardy_cli.validate import validate_games
+from nardy_cli.analysis.aggregates import FINDING_COLUMNS, GAME_COLUMNS, TURN_COLUMNS, Aggregates, game_stats
+from nardy_cli.analysis.validate import validate_games
+from nardy_cli.files.output import OutputError
+from nardy_cli.reporting import tables
+from nardy_cli.run.corpus import iter_games
 
 KAZAN = "sample_games/long/kazan-cup-2026.ntn"  # 6 games, 5 findings
 
@@ -77,7 +77,7 @@ def test_parquet_without_pyarrow_names_the_install_command(tmp_path, monkeypatch
 
 
 def test_aggregates_keep_only_the_first_findings(per_game, monkeypatch):
-    monkeypatch.setattr("nardy_cli.aggregates.FINDINGS_KEPT", 3)
+    monkeypatch.setattr("nardy_cli.analysis.aggregates.FINDINGS_KEPT", 3)
     aggregates = Aggregates()
     for stats in per_game * 2:
         aggregates.add(stats)

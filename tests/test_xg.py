@@ -18,13 +18,15 @@ import pytest
 from click.testing import CliRunner
 
 from nardy_cli import notations
-from nardy_cli.cli import cli
-from nardy_cli.corpus import read_source
+from nardy_cli.analysis import exports
+from nardy_cli.cli.main import cli
+from nardy_cli.core.sides import BLACK, WHITE
+from nardy_cli.files.sources import iter_sources
 from nardy_cli.notations import mat, sgf, xg
 from nardy_cli.notations.jsonl import game_to_dict
-from nardy_cli.record import BLACK, WHITE, Evaluation, GameRecord
+from nardy_cli.record import Evaluation, GameRecord, InputError
 from nardy_cli.replay import replay
-from nardy_cli.sources import InputError, iter_sources
+from nardy_cli.run.corpus import read_source
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPORA = next((p for p in (ROOT.parent / "shared" / "corpora", Path("/work/shared/corpora")) if p.is_dir()), None)
@@ -359,7 +361,7 @@ def test_comments_of_a_made_file_attach_to_their_move():
 def test_ntn_and_json_keep_the_analysis_exactly(path, target):
     games = read_xg(path.name)
     out = io.StringIO()
-    assert notations.writer(target)(games, out) == []
+    assert exports.writer(target)(games, out) == []
     back = list(notations.notation(target).read_games(io.StringIO(out.getvalue()), "back"))
     assert [game_to_dict(game) for game in back] == [game_to_dict(game) for game in games]
     assert sum(len(action.analysis) for game in back for action in game.actions) > 100
@@ -458,7 +460,7 @@ def test_a_game_without_a_match_header_is_still_read():
 
 @needs_corpus
 def test_workers_and_dask_read_xg_files_as_the_parent_does(dask_cluster, tmp_path):
-    from nardy_cli.parallel import map_games
+    from nardy_cli.run.parallel import map_games
 
     (tmp_path / "bad.xg").write_bytes(b"RGMH" + bytes(30))
     paths = [*map(str, XG_FILES), str(tmp_path / "bad.xg")]

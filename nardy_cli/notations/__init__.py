@@ -17,15 +17,15 @@ from functools import partial
 from types import ModuleType
 from typing import Any, Generic, TextIO, TypeVar
 
-from ..record import GameRecord
-from ..variants import VARIANTS
+from nardy_cli.core.variants import VARIANTS
+from nardy_cli.record import GameRecord
 
 Prepared = TypeVar("Prepared")
 
 # Sniffing order: the most distinctive first (MAT files are .txt too).
 NAMES = ("xg", "ntn", "sgf", "jsonl", "mat")
-WRITE_ONLY = ("csv",)
-TARGETS = ("ntn", "mat", "sgf", "json", "jsonl", "csv")
+TARGETS = ("ntn", "mat", "sgf", "json", "jsonl")
+"""The notations nardy writes; :mod:`nardy_cli.analysis.exports` adds CSV, which needs the replay."""
 
 
 class UnknownFormat(ValueError):
@@ -33,10 +33,10 @@ class UnknownFormat(ValueError):
 
 
 def notation(name: str) -> ModuleType:
-    """The module of notation ``name`` (``ntn``, ``mat``, ``sgf``, ``json``, ``jsonl``, ``csv``)."""
+    """The module of notation ``name`` (``ntn``, ``mat``, ``sgf``, ``json``, ``jsonl``, ``xg``)."""
     name = "jsonl" if name == "json" else name
-    if name not in NAMES + WRITE_ONLY:
-        raise UnknownFormat(f"unknown format {name!r}: expected one of {', '.join(NAMES + WRITE_ONLY)}")
+    if name not in NAMES:
+        raise UnknownFormat(f"unknown format {name!r}: expected one of {', '.join(NAMES)}")
     return importlib.import_module(f"{__name__}.{name}")
 
 
@@ -131,11 +131,11 @@ def is_binary(name: str) -> bool:
 
 def by_extension(filename: str, *, writing: bool = False) -> str | None:
     """The notation a file name's extension promises, if it is unambiguous; ``writing``: the
-    notation to write there (``.json`` is a JSON array, ``.csv`` CSV)."""
+    notation to write there (``.json`` is a JSON array)."""
     lowered = filename.lower()
     if writing and lowered.endswith(".json"):
         return "json"
-    for name in NAMES + WRITE_ONLY:
+    for name in NAMES:
         if name != "mat" and lowered.endswith(notation(name).EXTENSIONS):
             return name
     return "mat" if lowered.endswith(".mat") else None
@@ -147,7 +147,7 @@ def detect(filename: str, head: str) -> str:
         if notation(name).sniff(head):
             return name
     guess = by_extension(filename)
-    if guess and guess not in WRITE_ONLY:
+    if guess:
         return guess
     raise UnknownFormat(f"cannot tell the notation of {filename}: expected NTN, MAT, SGF, JSON or XG "
                         "(name it with --from)")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-from ..record import Evaluation
+from nardy_cli.record import Evaluation
 
 
 def _number(text: str) -> float | None:

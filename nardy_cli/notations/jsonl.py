@@ -15,9 +15,10 @@ from collections.abc import Iterable, Iterator
 from itertools import chain
 from typing import Any
 
-from .. import analysis
-from ..record import SIDES, Action, GameRecord, PlaySyntaxError, RecordError, parse_play, standard_name
-from . import GameWriter, Target
+from nardy_cli.core.moves import PlaySyntaxError, parse_play
+from nardy_cli.core.sides import SIDES
+from nardy_cli.notations import GameWriter, Target, analysis
+from nardy_cli.record import Action, GameRecord, RecordError, standard_name
 
 NAME = "jsonl"
 EXTENSIONS = (".jsonl", ".json", ".ndjson")

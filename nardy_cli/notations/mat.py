@@ -19,24 +19,13 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TextIO
 
-from ..position import CHECKERS
-from ..record import (
-    BLACK,
-    OFF,
-    SIDE_NAMES,
-    WHITE,
-    Action,
-    CappedErrors,
-    GameRecord,
-    PlaySyntaxError,
-    RecordError,
-    next_cell,
-    other,
-    parse_play,
-)
-from ..scores import Result, Score, is_crawford_game
-from ..scores import match_length as match_length_of
-from . import GameWriter, Target, without_cascades
+from nardy_cli.core.moves import PlaySyntaxError, parse_play
+from nardy_cli.core.position import CHECKERS
+from nardy_cli.core.scores import Result, Score, is_crawford_game
+from nardy_cli.core.scores import match_length as match_length_of
+from nardy_cli.core.sides import BLACK, OFF, SIDE_NAMES, WHITE, other
+from nardy_cli.notations import GameWriter, Target, without_cascades
+from nardy_cli.record import Action, CappedErrors, GameRecord, RecordError, next_cell
 
 NAME = "mat"
 EXTENSIONS = (".mat", ".txt")

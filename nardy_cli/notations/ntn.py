@@ -15,10 +15,11 @@ from dataclasses import dataclass, field
 from itertools import accumulate
 from typing import TextIO
 
-from nardy_cli import analysis
-from nardy_cli.notations import GameWriter, Target
-from nardy_cli.record import SIDES, Action, GameRecord, PlaySyntaxError, RecordError, other, parse_play, standard_name
-from nardy_cli.scores import RESULT_TOKEN
+from nardy_cli.core.moves import PlaySyntaxError, parse_play
+from nardy_cli.core.scores import RESULT_TOKEN
+from nardy_cli.core.sides import SIDES, other
+from nardy_cli.notations import GameWriter, Target, analysis
+from nardy_cli.record import Action, GameRecord, RecordError, standard_name
 
 NAME = "ntn"
 EXTENSIONS = (".ntn",)

@@ -20,25 +20,14 @@ import re
 from collections.abc import Generator, Iterable, Iterator
 from dataclasses import dataclass, field
 
-from nardy_cli import __version__, analysis
-from nardy_cli.notations import GameWriter, Target, gnubg_analysis, without_cascades
-from nardy_cli.position import CHECKERS, Position, PositionError, default_first, opposite_point
-from nardy_cli.record import (
-    BAR,
-    BLACK,
-    OFF,
-    SIDE_NAMES,
-    SIDES,
-    WHITE,
-    Action,
-    Evaluation,
-    GameRecord,
-    Move,
-    RecordError,
-    other,
-)
-from nardy_cli.rules import Rules, RulesError
-from nardy_cli.scores import Result, Score, final_cube, is_money, match_length, resignation_level
+from nardy_cli import __version__
+from nardy_cli.core.moves import Move
+from nardy_cli.core.position import CHECKERS, Position, PositionError, default_first, opposite_point
+from nardy_cli.core.rules import Rules, RulesError
+from nardy_cli.core.scores import Result, Score, final_cube, is_money, match_length, resignation_level
+from nardy_cli.core.sides import BAR, BLACK, OFF, SIDE_NAMES, SIDES, WHITE, other
+from nardy_cli.notations import GameWriter, Target, analysis, gnubg_analysis, without_cascades
+from nardy_cli.record import Action, Evaluation, GameRecord, RecordError
 
 NAME = "sgf"
 EXTENSIONS = (".sgf",)

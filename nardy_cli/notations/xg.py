@@ -10,7 +10,7 @@ roll, a game footer (winner, points, how it ended), and a match footer.
 
 Player 1 is White (the left column of XG's and GNU Backgammon's MAT export), player 2 Black.
 The games are read as the records stream out of the archive; the file itself is read whole
-(XG files are small). Bad input never raises but :class:`~nardy_cli.sources.InputError`
+(XG files are small). Bad input never raises but :class:`~nardy_cli.files.sources.InputError`
 naming the file and the record, after the games read before it.
 """
 from __future__ import annotations
@@ -23,10 +23,11 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import IO
 
-from ..position import CHECKERS, Position, PositionError
-from ..record import BLACK, OFF, WHITE, Action, Evaluation, GameRecord, Move, RecordError, next_cell, other
-from ..rules import Rules
-from ..sources import InputError
+from nardy_cli.core.moves import Move
+from nardy_cli.core.position import CHECKERS, Position, PositionError
+from nardy_cli.core.rules import Rules
+from nardy_cli.core.sides import BLACK, OFF, WHITE, other
+from nardy_cli.record import Action, Evaluation, GameRecord, InputError, RecordError, next_cell
 
 NAME = "xg"
 EXTENSIONS = (".xg", ".xgp")
@@ -526,7 +527,7 @@ def _side_position(position: list[int], side: str, cube: int) -> Position:
 
 def file_position(path: str) -> Position:
     """The position an ``.xgp`` file shows (for an ``.xg`` file: the position before its last
-    roll or cube decision); :class:`~nardy_cli.position.PositionError` when there is none."""
+    roll or cube decision); :class:`~nardy_cli.core.position.PositionError` when there is none."""
     try:
         with open(path, "rb") as stream:
             data = stream.read(64 << 20)
@@ -589,7 +590,7 @@ def _payload(data: bytes, source: str) -> bytes:
 
 def read_games(stream: IO[bytes], source: str) -> Iterator[GameRecord]:
     """The games of an XG file read from ``stream``, in order; raises
-    :class:`~nardy_cli.sources.InputError` naming the file and the record after the games read
+    :class:`~nardy_cli.files.sources.InputError` naming the file and the record after the games read
     before a damage (wrong magic number, cut short, corrupt archive, not backgammon)."""
     payload = _payload(stream.read(), source)
     members, damage = _archive(payload)

@@ -1,0 +1,332 @@
+"""Statistics summed one game at a time: per-game and per-turn rows, and :class:`Aggregates`.
+
+Each replayed game becomes a small :class:`GameStats` (in a worker process when the run is
+parallel) that :class:`Aggregates` sums into counts per player, event, variant and file, so a
+corpus of any size is summed in memory that does not grow with its games. Pure Python: the
+tables, rates and tests drawn from the sums are in :mod:`nardy_cli.reporting.stats` (pandas), and the
+rows themselves are written by :mod:`nardy_cli.reporting.tables`.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from nardy_cli.analysis.luck import LuckSums, TurnLuck, game_luck
+from nardy_cli.analysis.play_quality import Quality, QualityTotals, game_quality
+from nardy_cli.analysis.positions import position_columns
+from nardy_cli.analysis.standings import Standings
+from nardy_cli.analysis.validate import finding_dict
+from nardy_cli.core.sides import BLACK, WHITE
+from nardy_cli.core.variants import VARIANTS
+from nardy_cli.matches import MatchChecker, MatchGame, match_game
+from nardy_cli.replay import GameReplay, first_roll_not_double
+from nardy_cli.run.corpus import CorpusGame
+
+GROUPINGS = ("player", "event", "variant", "file", "match")
+MONEY = "(money)"  # the match group of money games
+SCORED = ("oin", "mars", "home-mars", "koks")
+OUTCOMES = SCORED + ("resign", "drop", "draw", "unfinished")
+SIDE_KEYS = {WHITE: "white", BLACK: "black"}  # per-side column suffixes and label keys
+FINDINGS_KEPT = 500  # findings a report lists; the rest are only counted
+MATCHES_KEPT = 500  # matches a report lists; matches.csv has them all
+
+# Unordered roll classes (11, 21, 22, ..., 66).
+ROLL_CLASSES = tuple(f"{high}{low}" for high in range(1, 7) for low in range(1, high + 1))
+
+# The columns of the per-game, per-turn and per-finding tables, with their types (see nardy_cli.reporting.tables).
+GAME_COLUMNS: dict[str, str] = {
+    "file": "str", "game": "int", "variant": "str", "rules": "str", "event": "str", "date": "str",
+    "round": "str", "white": "str", "black": "str", "first_mover": "str", "winner": "str", "outcome": "str",
+    "points": "int", "final_cube": "int", "turns": "int", "findings": "int",
+    "pips_white": "int", "pips_black": "int", "pips_lost_white": "int", "pips_lost_black": "int",
+    "pips_lost": "int", "passes_white": "int", "passes_black": "int", "doubles_white": "int",
+    "doubles_black": "int", "hits_white": "int", "hits_black": "int",
+    "pips_rolled_white": "int", "pips_rolled_black": "int", "bearoff_luck_white": "float",
+    "bearoff_luck_black": "float",
+    "cascades": "int", "steps_passed": "int", "pips_passed": "int",
+}
+TURN_COLUMNS: dict[str, str] = {
+    "file": "str", "game": "int", "turn": "int", "side": "str", "player": "str", "dice": "str", "play": "str",
+    "legal": "bool", "opening": "bool", "pips_white": "int", "pips_black": "int", "pip_lead": "int",
+    "pips_rolled": "int", "bearoff_luck": "float", "position": "str", "gnubg_id": "str", "xgid": "str",
+}
+FINDING_COLUMNS: dict[str, str] = {  # the objects of nardy validate --format json
+    "path": "str", "game": "int", "turn": "int", "move_number": "int", "side": "str", "line": "int",
+    "column": "int", "code": "str", "message": "str", "option": "str", "action": "str", "rules": "str",
+}
+MATCH_COLUMNS: dict[str, str] = {  # see nardy_cli.matches.Match.row
+    "file": "str", "first_game": "int", "player1": "str", "player2": "str", "length": "int", "games": "int",
+    "final_score": "str", "winner": "str", "complete": "bool", "crawford_game": "int", "findings": "int",
+    "event": "str", "date": "str",
+}
+
+# --- per-game and per-turn rows ----------------------------------------------------------
+
+
+def outcome_of(result: GameReplay) -> str:
+    """One of :data:`OUTCOMES`: the scored category of a finished game, else how it ended.
+
+    Forfeits and timeouts that a result tag declares count as resignations.
+    """
+    if result.ending == "finish":
+        assert result.category is not None  # a finished game is scored
+        return result.category
+    if result.ending is None:
+        return "unfinished"
+    return result.ending if result.ending in ("drop", "draw") else "resign"
+
+
+def game_row(game: CorpusGame, result: GameReplay, luck: dict[str, LuckSums] | None = None) -> dict[str, Any]:
+    """One row of the per-game table (see :data:`GAME_COLUMNS`); ``luck`` as :func:`game_luck` gives it."""
+    record, final = game.record, result.final
+    luck = game_luck(result)[0] if luck is None else luck
+    hits = VARIANTS[result.rules.variant].hits
+    row: dict[str, Any] = {
+        "file": game.source, "game": game.index, "variant": result.rules.variant, "rules": str(result.rules),
+        "event": record.tags.get("Event", "?"), "date": record.tags.get("Date", ""),
+        "round": record.tags.get("Round", ""), "white": record.player(WHITE), "black": record.player(BLACK),
+        "first_mover": result.first_mover, "winner": result.winner, "outcome": outcome_of(result),
+        "points": result.points, "final_cube": final.cube_value if final else None,
+        "turns": len(result.turns), "findings": len(result.findings),
+    }
+    for side, name in SIDE_KEYS.items():
+        own = [turn for turn in result.turns if turn.side == side]
+        row[f"pips_{name}"] = final.pips(side) if final else None
+        row[f"pips_lost_{name}"] = sum(turn.pips_lost for turn in own)
+        row[f"passes_{name}"] = sum(turn.legal and turn.dice_used == 0 for turn in own)
+        row[f"doubles_{name}"] = sum(turn.dice[0] == turn.dice[1] for turn in own)
+        row[f"hits_{name}"] = sum(turn.hits for turn in own) if hits else None
+        sums = luck.get(side, LuckSums())
+        row[f"pips_rolled_{name}"] = sums.pips
+        row[f"bearoff_luck_{name}"] = sums.bearoff if sums.bearoff_rolls else None
+    row["pips_lost"] = row["pips_lost_white"] + row["pips_lost_black"]
+    cascade = VARIANTS[result.rules.variant].cascade  # crazy nardy: doubles cascade, steps pass
+    row["cascades"] = sum(turn.dice[0] == turn.dice[1] for turn in result.turns) if cascade else None
+    row["steps_passed"] = sum(len(turn.passed) for turn in result.turns) if cascade else None
+    row["pips_passed"] = sum(sum(turn.passed) for turn in result.turns) if cascade else None
+    return row
+
+
+def turn_rows(game: CorpusGame, result: GameReplay, luck: list[TurnLuck] | None = None) -> list[dict[str, Any]]:
+    """The rows of the per-turn table for one game (see :data:`TURN_COLUMNS`); ``opening`` marks a
+    first roll that could not be a double; ``luck`` as :func:`game_luck` gives it."""
+    record = game.record
+    opening = first_roll_not_double(record, result.rules)
+    luck = game_luck(result)[1] if luck is None else luck
+    rows = []
+    for turn, roll in zip(result.turns, luck):
+        white, black = turn.after.pips(WHITE), turn.after.pips(BLACK)
+        rows.append({
+            "file": game.source, "game": game.index, "turn": turn.turn, "side": turn.side,
+            "player": record.player(turn.side), "dice": f"{turn.dice[0]}{turn.dice[1]}", "play": turn.play,
+            "legal": turn.legal, "opening": opening and turn.turn == 1,
+            "pips_white": white, "pips_black": black, "pip_lead": black - white,
+            "pips_rolled": roll.pips, "bearoff_luck": roll.bearoff, **position_columns(turn.before, record),
+        })
+    return rows
+
+
+def roll_class(first: int, second: int) -> int:
+    """The index in :data:`ROLL_CLASSES` of a roll, whichever die is named first."""
+    high, low = max(first, second), min(first, second)
+    return high * (high - 1) // 2 + low - 1
+
+
+def game_rolls(game: CorpusGame, result: GameReplay) -> dict[str, tuple[int, ...]]:
+    """Each side's free rolls in one game, counted by roll class (:data:`ROLL_CLASSES`)."""
+    counts = {side: [0] * len(ROLL_CLASSES) for side in SIDE_KEYS}
+    skip_first = first_roll_not_double(game.record, result.rules)  # no free roll: not a test of the dice
+    for turn in result.turns:
+        if not (skip_first and turn.turn == 1):
+            counts[turn.side][roll_class(*turn.dice)] += 1
+    return {side: tuple(row) for side, row in counts.items()}
+
+
+@dataclass(frozen=True)
+class GameStats:
+    """What the statistics take of one replayed game: its row, its players' free rolls, its findings
+    and, when tables are written, its turn rows. Small enough to ship from a worker process."""
+
+    game: dict[str, Any]
+    rolls: dict[str, tuple[int, ...]]
+    match: MatchGame | None = None  # None: not checked as a game of a match
+    findings: tuple[dict[str, Any], ...] = ()
+    turns: tuple[dict[str, Any], ...] = ()
+    luck: dict[str, LuckSums] | None = None  # by side
+    quality: dict[str, Quality] = field(default_factory=dict)  # by player, from the record's analysis
+
+
+def game_stats(game: CorpusGame, result: GameReplay, *, with_turns: bool = False) -> GameStats:
+    """The :class:`GameStats` of one replayed game; its turn rows only ``with_turns``."""
+    luck, turn_luck = game_luck(result)
+    return GameStats(game_row(game, result, luck), game_rolls(game, result),
+                     match_game(game.source, game.index, game.record, result),
+                     tuple(finding_dict(game, str(result.rules), finding) for finding in result.findings),
+                     tuple(turn_rows(game, result, turn_luck)) if with_turns else (), luck,
+                     game_quality(game.record))
+
+
+# --- aggregates ---------------------------------------------------------------------------
+
+
+class GroupTotals:
+    """Sums over the games of one group (a player, an event, a variant or a file); see
+    :class:`Aggregates` for what wins, outcomes, first-mover games and pips lost count."""
+
+    __slots__ = ("games", "wins", "outcomes", "first_games", "first_wins", "pips_lost", "lengths",
+                 "cascade_games", "cascades", "steps_passed", "pips_passed")
+
+    def __init__(self) -> None:
+        self.games = self.wins = self.first_games = self.first_wins = self.pips_lost = 0
+        self.cascade_games = self.cascades = self.steps_passed = self.pips_passed = 0  # crazy nardy
+        self.outcomes: Counter[str] = Counter()
+        self.lengths: Counter[int] = Counter()  # turns -> games: the median needs them all
+
+    def add(self, won: bool, outcome: str | None, first: bool, first_won: bool, turns: int, pips_lost: int) -> None:
+        self.games += 1
+        self.wins += won
+        if outcome is not None:
+            self.outcomes[outcome] += 1
+        self.first_games += first
+        self.first_wins += first_won
+        self.pips_lost += pips_lost
+        self.lengths[turns] += 1
+
+    def add_cascades(self, row: dict[str, Any]) -> None:
+        """Count a crazy-nardy game's cascades and the steps and pips they passed."""
+        self.cascade_games += 1
+        self.cascades += row["cascades"]
+        self.steps_passed += row["steps_passed"]
+        self.pips_passed += row["pips_passed"]
+
+    def mean_turns(self) -> float:
+        return sum(turns * count for turns, count in self.lengths.items()) / self.games
+
+    def median_turns(self) -> float:
+        middle = {(self.games - 1) // 2, self.games // 2}  # the 0-based ranks of the middle game(s)
+        values, ranked = [], 0
+        for turns in sorted(self.lengths):
+            count = self.lengths[turns]
+            values += [turns for rank in middle if ranked <= rank < ranked + count]
+            ranked += count
+        return sum(values) / len(values)
+
+
+class Aggregates:
+    """Every figure of the statistics, summed one game at a time: memory grows with the number of
+    players, events and files, never with the number of games or turns.
+
+    Groups keep the order in which they first appear. Per player, wins are the player's, outcomes
+    count the player's wins of each kind, first-mover figures are the games the player began and
+    pips lost are the player's own; per event, variant or file, wins are White's, outcomes count
+    every game, first-mover figures count every game whose first mover is known and pips lost are
+    both sides'.
+    """
+
+    def __init__(self) -> None:
+        self.groups: dict[str, dict[Any, GroupTotals]] = {by: {} for by in GROUPINGS}
+        self.rolls: dict[str, list[int]] = {}  # by player
+        self.luck: dict[str, LuckSums] = {}  # by player
+        self.standings = Standings()
+        self.games = self.turns = self.legal = self.findings = 0
+        self.first_findings: list[dict[str, Any]] = []  # the first FINDINGS_KEPT, for reports
+        self.checker = MatchChecker()
+        self.first_matches: list[dict[str, Any]] = []  # the first MATCHES_KEPT, for reports
+        self.quality = QualityTotals()  # error rates and luck, from games whose record carries analysis
+        self.rule_sets: Counter[str] = Counter()  # games judged under each rule set
+
+    def _totals(self, by: str, key: Any) -> GroupTotals:
+        group = self.groups[by]
+        totals = group.get(key)
+        if totals is None:
+            totals = group[key] = GroupTotals()
+        return totals
+
+    def add(self, stats: GameStats) -> tuple[tuple[dict[str, Any], ...], list[dict[str, Any]]]:
+        """Count one game (games come in corpus order); return the findings of its match (each
+        like a row of :data:`FINDING_COLUMNS`) and the rows of the matches that it shows to have
+        ended (:data:`MATCH_COLUMNS`)."""
+        checked = self.checker.add(stats.match) if stats.match is not None else []
+        found = [finding_dict(where, where.rules, finding) for where, finding in checked if finding.code != "note"]
+        match = self.checker.current
+        key = f"{match.source}:{match.first_game} ({match.players[0]} – {match.players[1]})" if match else MONEY
+        self._count(stats, key, found)
+        return tuple(found), self._ended()
+
+    def skip(self, stats: GameStats) -> list[dict[str, Any]]:
+        """Count nothing of a game left out (``--legal-only``), but follow its match: the rows of
+        the matches it shows to have ended."""
+        if stats.match is not None:
+            self.checker.add(stats.match)
+        return self._ended()
+
+    def close(self) -> list[dict[str, Any]]:
+        """The rows of the matches still open once every game is in."""
+        self.checker.close()
+        return self._ended()
+
+    def _ended(self) -> list[dict[str, Any]]:
+        ended = self.checker.ended()
+        for match in ended:
+            self.standings.add_match(match)
+        rows = [match.row() for match in ended]
+        room = MATCHES_KEPT - len(self.first_matches)
+        if room > 0:
+            self.first_matches.extend(rows[:room])
+        return rows
+
+    def _count(self, stats: GameStats, match: str, match_findings: list[dict[str, Any]]) -> None:
+        row = stats.game
+        winner, first_mover, outcome, turns = row["winner"], row["first_mover"], row["outcome"], row["turns"]
+        for side, name in SIDE_KEYS.items():
+            if stats.luck and side in stats.luck:
+                self.luck.setdefault(row[name], LuckSums()).add(stats.luck[side])
+            won = winner == side
+            self._totals("player", row[name]).add(won, outcome if won else None, first_mover == side,
+                                                  won and first_mover == side, turns, row[f"pips_lost_{name}"])
+            if any(stats.rolls[side]):  # a player is in the dice tables once they have rolled
+                counts = self.rolls.setdefault(row[name], [0] * len(ROLL_CLASSES))
+                for index, count in enumerate(stats.rolls[side]):
+                    counts[index] += count
+        self.standings.add_game(row)
+        known = first_mover is not None
+        for by, key in (("event", row["event"]), ("variant", row["variant"]), ("file", row["file"]),
+                        ("match", match)):
+            self._totals(by, key).add(winner == WHITE, outcome, known, known and winner == first_mover,
+                                          turns, row["pips_lost"])
+        if row.get("cascades") is not None:  # per event, variant and file: both sides' cascades
+            for by in ("event", "variant", "file"):
+                self._totals(by, row[by]).add_cascades(row)
+        self.games += 1
+        self.turns += turns
+        self.legal += row["findings"] == 0 and not match_findings
+        findings = stats.findings + tuple(match_findings)
+        self.findings += len(findings)
+        self.rule_sets[row.get("rules", "?")] += 1
+        room = FINDINGS_KEPT - len(self.first_findings)
+        if room > 0:
+            self.first_findings.extend(findings[:room])
+        self.quality.add(stats.quality)
+
+    @property
+    def matches(self) -> int:
+        return self.checker.matches
+
+    @property
+    def complete_matches(self) -> int:
+        return self.checker.complete
+
+    def lengths(self, by: str = "variant") -> dict[Any, Counter[int]]:
+        """Game lengths per ``by`` group: how many games had each number of turns."""
+        return {key: totals.lengths for key, totals in self.groups[by].items()}
+
+
+def aggregate(pairs: Iterable[tuple[CorpusGame, GameReplay]]) -> Aggregates:
+    """:class:`Aggregates` of replayed games, streamed."""
+    aggregates = Aggregates()
+    for game, result in pairs:
+        aggregates.add(game_stats(game, result))
+    aggregates.close()
+    return aggregates

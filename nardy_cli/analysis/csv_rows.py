@@ -1,0 +1,99 @@
+"""CSV for spreadsheets and pandas: one row per action, with the pips the replay computes.
+
+Write-only: a spreadsheet row holds the facts of a turn, not a record to read
+back (convert to JSON Lines for that). See formats/csv.md for the columns.
+"""
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+from typing import TextIO
+
+from nardy_cli.core.sides import BLACK, OFF, SIDE_NAMES, WHITE
+from nardy_cli.notations import GameWriter, Target
+from nardy_cli.record import GameRecord
+from nardy_cli.replay import replay
+
+NAME = "csv"
+EXTENSIONS = (".csv",)
+COLUMNS = ("game", "event", "round", "white", "black", "variant", "action", "turn", "move_number", "side",
+           "kind", "dice", "play", "cube_value", "pips_white_before", "pips_black_before", "pips_white_after",
+           "pips_black_after", "hits", "off_white", "off_black", "legal", "finding")
+
+
+@dataclass(frozen=True)
+class CsvGame:
+    """A game's rows as CSV text but for their first column, the game's number in the output."""
+
+    rows: tuple[str, ...]  # each with its line end; a quoted value may hold more
+    has_comments: bool
+
+
+def prepare(game: GameRecord) -> CsvGame:
+    """Replay ``game`` and format a row per action."""
+    text = io.StringIO()
+    writer = csv.writer(text, lineterminator="\n")
+    rows = []
+    result = replay(game)
+    findings: dict[tuple[int, int], str] = {}
+    for finding in result.findings:
+        findings.setdefault((finding.line, finding.column), finding.code)
+    turns = {turn.action: turn for turn in result.turns + result.passed_plays}
+    position = result.start
+    turn_number = 0
+    for index, action in enumerate(game.actions):
+        before, hits = position, 0
+        legal = (action.line, action.column) not in findings
+        replayed = turns.get(index)
+        if replayed is not None:
+            turn_number = replayed.turn
+            before, position = replayed.before, replayed.after
+            hits, legal = replayed.hits, replayed.legal
+        after = position
+        writer.writerow([
+            game.tags.get("Event", ""), game.tags.get("Round", ""), game.player(WHITE),
+            game.player(BLACK), game.variant, index + 1, turn_number + (replayed is None), action.number or "",
+            SIDE_NAMES[action.side].lower(), action.kind,
+            f"{action.dice[0]}{action.dice[1]}" if action.dice else "",
+            action.play_text if action.kind in ("roll", "passed") else "",
+            after.cube_value if after else "",
+            *(_pips(before) + _pips(after)), hits,
+            *(_off(after)), legal, findings.get((action.line, action.column), ""),
+        ])
+        rows.append(text.getvalue())
+        text.seek(0)
+        text.truncate()
+    return CsvGame(tuple(rows), bool(game.comments) or any(a.comments for a in game.actions))
+
+
+class _CsvWriter(GameWriter[CsvGame]):
+    """The header row, then every game's rows numbered; comments and tags beyond the columns are
+    not carried (a warning says so once)."""
+
+    def __init__(self, out: TextIO) -> None:
+        super().__init__(out)
+        self.dropped_comments = False
+
+    def begin(self) -> None:
+        csv.writer(self.out, lineterminator="\n").writerow(COLUMNS)
+
+    def write(self, number: int, game: CsvGame) -> None:
+        self.dropped_comments = self.dropped_comments or game.has_comments
+        # a number needs no quoting, so it joins the formatted rest of the row as the csv module would write it
+        self.out.write("".join(f"{number},{row}" for row in game.rows))
+
+    def end(self) -> list[str]:
+        return ["CSV keeps no comments: they were dropped"] if self.dropped_comments else []
+
+
+TARGET = Target(prepare, _CsvWriter)
+write_games = TARGET.write_games
+
+
+def _pips(position) -> list:
+    return [position.pips(WHITE), position.pips(BLACK)] if position is not None else ["", ""]
+
+
+def _off(position) -> list:
+    return [position.board(WHITE)[OFF], position.board(BLACK)[OFF]] if position is not None else ["", ""]

@@ -1,0 +1,831 @@
+"""The rules engine: legal plays, checking recorded plays, outcomes — one engine for every game.
+
+Everything is computed from the mover's point of view: ``me`` is the mover's
+board and ``opp`` the opponent's, each in its owner's numbering (see
+:mod:`nardy_cli.core.position`). Legal plays are generated breadth-first, one die at
+a time, keeping one representative per distinct intermediate position, so
+doubles — and crazy nardy's cascades of up to 24 steps — never explode into
+permutations. What differs between the games comes from :mod:`nardy_cli.core.variants`.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import accumulate
+from typing import NamedTuple, cast
+
+from nardy_cli.core.moves import Move, point_name
+from nardy_cli.core.position import CHECKERS, Board, Position
+from nardy_cli.core.rules import Rules
+from nardy_cli.core.sides import BAR, BLACK, OFF, SIDE_NAMES, WHITE, other
+from nardy_cli.core.variants import CASCADE_STEPS, HEAD, VARIANTS, cascade_steps
+
+HOME_TOP = 6
+OPP_HEAD = 12  # the opponent's head, where there is a head, seen in the mover's numbering
+
+
+class Step(NamedTuple):
+    """One die played by one checker: from ``src`` to ``dst`` (25 = bar, 0 = off)."""
+
+    src: int
+    dst: int
+    die: int
+    hit: bool = False
+
+    def __str__(self) -> str:
+        return f"{point_name(self.src)}/{point_name(self.dst)}{'*' if self.hit else ''}"
+
+
+_new_step = tuple.__new__  # builds a Step without NamedTuple's slower keyword-aware constructor
+
+
+def steps_to_moves(steps: tuple[Step, ...] | list[Step]) -> tuple[Move, ...]:
+    """Steps as written moves: highest point first, equal steps merged into ``(n)`` — at most
+    ``(4)``, as notations write it: a cascade's fifth equal step starts another move."""
+    ordered = sorted(steps, key=lambda s: (-s.src, -s.dst, not s.hit))
+    moves: list[Move] = []
+    for step in ordered:
+        move = Move((step.src, step.dst), (step.hit,))
+        if moves and moves[-1].path == move.path and moves[-1].hits == move.hits and moves[-1].count < 4:
+            moves[-1] = Move(move.path, move.hits, moves[-1].count + 1)
+        else:
+            moves.append(move)
+    return tuple(moves)
+
+
+def format_steps(steps: tuple[Step, ...] | list[Step]) -> str:
+    """Standard notation: highest point first, equal steps as ``(n)``, ``-`` for no play."""
+    return " ".join(str(move) for move in steps_to_moves(steps)) or "-"
+
+
+class Play:
+    """A legal play: its steps in playing order and the position it leads to.
+
+    The resulting position is built on first use: most plays a generator yields
+    are only compared or counted.
+    """
+
+    __slots__ = ("steps", "_turn", "_state", "_position")
+
+    def __init__(self, steps: tuple[Step, ...], turn: _Turn, state: tuple[Board, Board]) -> None:
+        self.steps = steps
+        self._turn, self._state = turn, state
+        self._position: Position | None = None
+
+    @property
+    def position(self) -> Position:
+        if self._position is None:
+            self._position = self._turn.position_after(*self._state)
+        return self._position
+
+    def __str__(self) -> str:
+        return format_steps(self.steps)
+
+    def __repr__(self) -> str:
+        return f"Play({self})"
+
+    def __eq__(self, other_play: object) -> bool:
+        return isinstance(other_play, Play) and self._state == other_play._state
+
+    def __hash__(self) -> int:
+        return hash(self._state)
+
+    @property
+    def dice_used(self) -> int:
+        return len(self.steps)
+
+    @property
+    def passed(self) -> tuple[int, ...]:
+        """The steps of a cascade this play passes to the opponent (crazy nardy), in order."""
+        return self._turn.passed_after(len(self.steps), self._state)
+
+    @property
+    def hits(self) -> int:
+        return sum(step.hit for step in self.steps)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """Why something recorded is not legal: a code of formats/findings.md and a message.
+
+    ``option`` names the rule option and value the verdict depends on
+    (``head=classic``), when one does.
+    """
+
+    code: str
+    message: str
+    option: str | None = None
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.message}" + (f" ({self.option})" if self.option else "")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The judgement of one recorded play.
+
+    ``play`` is the legal play when the record is legal; ``position`` is the
+    position after the turn — after the recorded play even when it is illegal,
+    as far as it can physically be made, or None when it cannot. ``passed`` holds
+    the steps of a cascade that pass to the opponent (crazy nardy).
+    """
+
+    play: Play | None
+    finding: Finding | None
+    position: Position | None
+    passed: tuple[int, ...] = ()
+
+    @property
+    def legal(self) -> bool:
+        return self.finding is None
+
+
+# Reasons a single step fails, in the mover's terms; turned into findings by _Turn.finding.
+(_NO_CHECKER, _BAR_FIRST, _HEAD, _BEAR_OFF_HOME, _BEAR_OFF_HIGHER, _BLOCKED, _SIX_BLOCK,
+ _EXACT_OFF, _EXACT_HOME) = range(9)
+
+
+class _Turn:
+    """What a turn's rules need, computed once for a position and roll.
+
+    ``passed`` makes it the turn in which the side to move plays the steps its
+    opponent's cascade passed to it (crazy nardy): those steps in order, one checker
+    from the head at most, and the same side still to roll afterwards.
+    """
+
+    __slots__ = ("rules", "position", "side", "dice", "is_double", "me", "opp", "opposite",
+                 "hits", "top", "head", "head_start", "head_limit", "head_reason", "opp_lowest",
+                 "block_step", "block_turn", "exact", "cascade", "passing", "sequence")
+
+    def __init__(self, rules: Rules, position: Position, dice: tuple[int, int],
+                 passed: tuple[int, ...] | None = None) -> None:
+        if rules.variant != position.variant:
+            raise ValueError(f"{rules.variant} rules cannot judge a {position.variant} position")
+        if not all(1 <= d <= 6 for d in dice) or len(dice) != 2:
+            raise ValueError(f"dice must be two numbers 1-6, found {dice}")
+        variant = VARIANTS[position.variant]
+        self.rules, self.position, self.dice = rules, position, tuple(dice)
+        self.side = position.turn
+        self.passing = passed is not None
+        self.is_double = dice[0] == dice[1] or self.passing
+        self.cascade = variant.cascade and self.is_double
+        if passed is not None:
+            self.sequence = passed
+        elif self.cascade:
+            self.sequence = cascade_steps(dice[0], CASCADE_STEPS[rules.cascade or "four"])
+        elif self.is_double:
+            self.sequence = (dice[0],) * 4
+        else:
+            self.sequence = (max(dice), min(dice))
+        self.me, self.opp = position.board(self.side), position.board(other(self.side))
+        self.opposite = variant.opposite
+        self.hits = variant.hits
+        self.head = variant.head
+        self.top = BAR if variant.bar else HEAD
+        self.head_start = self.me[HEAD]
+        self.head_limit, self.head_reason = self._head_limit() if self.head else (CHECKERS, "")
+        self.opp_lowest = self._opponent_lowest() if variant.six_block else 0
+        self.block_step = variant.six_block and rules.block == "step"
+        self.block_turn = variant.six_block and rules.block == "turn"
+        self.exact = rules.bearoff == "exact"
+
+    # --- long nardy's special rules ------------------------------------------------
+
+    def _head_limit(self) -> tuple[int, str]:
+        """How many checkers may leave the head this turn, and why."""
+        if self.passing:
+            return 1, "only one checker may leave the head in the steps passed by the opponent"
+        if self.side not in self.position.first or not self.is_double:
+            return 1, "only one checker may leave the head per turn"
+        die, head = self.dice[0], self.rules.head
+        stop = self._head_checker_stop(die)
+        if head == "classic" and die in (6, 4, 3):
+            return 2, ""
+        if head == "strict" and die in (6, 4, 3) and stop == OPP_HEAD:
+            return 2, ""
+        if head == "general" and stop is not None:
+            return 2, ""
+        if head == "general":
+            return 1, f"one checker can play the whole {die}-{die} from the head"
+        if head == "strict" and die in (6, 4, 3):
+            return 1, f"the checker from the head is stopped on {stop}, not by the opponent's head"
+        return 1, f"{die}-{die} does not let a second checker leave the head"
+
+    def _head_checker_stop(self, die: int) -> int | None:
+        """Where one checker leaving the head with this double is stopped, or None if it is not."""
+        for k in range(1, 5):
+            point = HEAD - k * die
+            if point <= 0 or self.opp[self.opposite[point]]:
+                return max(point, 0)
+        return None
+
+    def _opponent_lowest(self) -> int:
+        """The opponent's most advanced checker (own numbering); 0 once one is borne off."""
+        if self.opp[OFF]:
+            return 0
+        return next(p for p in range(1, 25) if self.opp[p])
+
+    def _block_at(self, me: Board, point: int) -> bool:
+        """Whether ``me`` holds an illegal six-block through ``point`` (mover's numbering).
+
+        Blocks run along the opponent's route, so runs are measured in the
+        opponent's numbering; a block is legal while an opponent checker is
+        ahead of it (further along their route, or borne off).
+        """
+        opposite = self.opposite
+        low = high = opposite[point]
+        while low > 1 and me[opposite[low - 1]]:
+            low -= 1
+        while high < 24 and me[opposite[high + 1]]:
+            high += 1
+        return high - low >= 5 and self.opp_lowest >= low
+
+    def illegal_block(self, me: Board) -> bool:
+        """Whether the position ``me`` holds an illegal six-block anywhere."""
+        return any(me[p] and self._block_at(me, p) for p in range(1, 25))
+
+    # --- steps ---------------------------------------------------------------------
+
+    def step(self, me: Board, opp: Board, src: int, die: int) -> tuple[Board, Board, Step] | int:
+        """Play ``die`` from ``src``: the boards after it and the step, or the reason it is illegal."""
+        if not me[src]:
+            return _NO_CHECKER
+        if me[BAR] and src != BAR:
+            return _BAR_FIRST
+        if src == HEAD and self.head and self.head_start - me[HEAD] >= self.head_limit:
+            return _HEAD
+        dst = src - die
+        board = list(me)
+        board[src] -= 1
+        if dst <= 0 or (self.exact and src <= HOME_TOP):
+            highest = self.top
+            while not me[highest]:
+                highest -= 1
+            if dst <= 0:
+                if highest > HOME_TOP:
+                    return _BEAR_OFF_HOME
+                if dst < 0 and (self.exact or src != highest):
+                    return _EXACT_OFF if self.exact else _BEAR_OFF_HIGHER
+                board[OFF] += 1
+                return tuple(board), opp, _new_step(Step, (src, OFF, die, False))
+            if highest <= HOME_TOP:  # exact bear-off: no moves inside the home once all are there
+                return _EXACT_HOME
+        opp_point = self.opposite[dst]
+        held = opp[opp_point]
+        if held:
+            if held > 1 or not self.hits:
+                return _BLOCKED
+            hit_board = list(opp)
+            hit_board[opp_point] = 0
+            hit_board[BAR] += 1
+            opp = tuple(hit_board)
+        board[dst] += 1
+        board_after = tuple(board)
+        if self.block_step and not me[dst] and self._block_at(board_after, dst):
+            return _SIX_BLOCK
+        return board_after, opp, _new_step(Step, (src, dst, die, bool(held)))
+
+    def finding(self, reason: int, src: int, die: int) -> Finding:
+        """The finding for a step that failed for ``reason``."""
+        name, rules = SIDE_NAMES[self.side], self.rules
+        target = point_name(max(src - die, 0))
+        if reason == _NO_CHECKER:
+            hint = (" (Black's points are counted from Black's own side: was the play written in "
+                    "White's numbering?)" if self.side == BLACK else "")
+            return Finding("no-checker", f"{name} has no checker on {point_name(src)}{hint}")
+        if reason == _BAR_FIRST:
+            return Finding("bar", f"{name} must enter the checker on the bar before moving {point_name(src)}")
+        if reason == _HEAD:
+            if self.head_limit > 1:
+                return Finding("head", "more than two checkers left the head", rules.describe("head"))
+            why = f": {self.head_reason}" if self.head_reason else ""
+            return Finding("head", f"two checkers left the head{why}", rules.describe("head"))
+        if reason == _BEAR_OFF_HOME:
+            return Finding("bear-off", f"{name} bears off from {src} before all checkers are home")
+        if reason == _BEAR_OFF_HIGHER:
+            return Finding("bear-off", f"{name} bears off from {src} with a {die} while a checker stands higher")
+        if reason == _EXACT_OFF:
+            return Finding("bear-off", f"{name} bears off from {src} with a {die}: only a checker on {die} may be "
+                           "borne off with it", rules.describe("bearoff"))
+        if reason == _EXACT_HOME:
+            return Finding("bear-off", f"{name} moves {src}/{target} inside the home once all checkers are home",
+                           rules.describe("bearoff"))
+        if reason == _BLOCKED:
+            held = "made by two or more checkers of" if self.hits else "held by"
+            return Finding("blocked", f"{src}/{target}: point {target} is {held} {SIDE_NAMES[other(self.side)]}")
+        return Finding("six-block", f"{point_name(src)}/{target} builds six points in a row with no "
+                       f"{SIDE_NAMES[other(self.side)]} checker ahead", rules.describe("block"))
+
+    # --- whole plays ---------------------------------------------------------------
+
+    @property
+    def ordered(self) -> bool:
+        """Whether the steps are one sequence played in order (a cascade, or passed steps)."""
+        return self.cascade or self.passing
+
+    def sequences(self) -> list[tuple[int, ...]]:
+        """The orders the steps may be played in: both for a non-double, the sequence otherwise."""
+        if self.is_double:
+            return [self.sequence]
+        return [self.sequence, self.sequence[::-1]]
+
+    def plays(self) -> dict[tuple[Board, Board], tuple[Step, ...]]:
+        """Every legal play as {(me, opp) after it: its steps}; ``{start: ()}`` for a pass."""
+        start = (self.me, self.opp)
+        by_depth: list[dict[tuple[Board, Board], tuple[Step, ...]]] = [{start: ()}]
+        higher_die_states: set[tuple[Board, Board]] = set()
+        for order, sequence in enumerate(self.sequences()):
+            frontier: dict[tuple[Board, Board], tuple[Step, ...]] = {start: ()}
+            for depth, die in enumerate(sequence, 1):
+                reached: dict[tuple[Board, Board], tuple[Step, ...]] = {}
+                for (me, opp), steps in frontier.items():
+                    for src in range(self.top, 0, -1):
+                        if me[src]:
+                            result = self.step(me, opp, src, die)
+                            if result.__class__ is tuple:
+                                state = (result[0], result[1])
+                                if state not in reached:
+                                    reached[state] = steps + (result[2],)
+                if not reached:
+                    break
+                if depth == 1 and order == 0:
+                    higher_die_states = set(reached)
+                if len(by_depth) <= depth:
+                    by_depth.append({})
+                level = by_depth[depth]
+                for state, steps in reached.items():
+                    level.setdefault(state, steps)
+                frontier = reached
+        if self.ordered:  # bearing off the last checker counts as playing the whole sequence
+            finished = {state: steps for level in by_depth for state, steps in level.items()
+                        if state[0][OFF] == CHECKERS}
+            if finished:
+                whole = by_depth[-1] if len(by_depth) > len(self.sequence) else {}
+                return {**self._unblocked(whole), **finished}
+        for depth in range(len(by_depth) - 1, -1, -1):
+            level = self._unblocked(by_depth[depth])
+            if depth == 1 and not self.is_double:
+                higher = {s: steps for s, steps in level.items() if s in higher_die_states}
+                level = higher or level
+            if level:
+                return level
+        return {start: ()}
+
+    def _unblocked(self, level: dict[tuple[Board, Board], tuple[Step, ...]]
+                   ) -> dict[tuple[Board, Board], tuple[Step, ...]]:
+        """``level`` without the plays that end on an illegal six-block, under ``block=turn``."""
+        if self.block_turn:
+            return {s: steps for s, steps in level.items() if not self.illegal_block(s[0])}
+        return level
+
+    def longest(self, me: Board | None = None, opp: Board | None = None, depth: int = 0,
+                enough: int | None = None) -> int:
+        """How many steps of the sequence the longest legal play makes (all, when one bears off
+        the last checker), from the start or from boards reached after ``depth`` steps: a
+        depth-first search that stops once ``enough`` (default: all) steps are reached."""
+        full, best = len(self.sequence), 0
+        target = full if enough is None else enough
+        seen: set[tuple[Board, int]] = set()
+        stack = [(self.me if me is None else me, self.opp if opp is None else opp, depth)]
+        while stack:
+            me, opp, depth = stack.pop()
+            if me[OFF] == CHECKERS:
+                return full
+            if depth > best and not (self.block_turn and self.illegal_block(me)):
+                best = depth
+                if best >= target:
+                    return best
+            if depth == full:
+                continue
+            die = self.sequence[depth]
+            for src in range(self.top, 0, -1):
+                if me[src]:
+                    result = self.step(me, opp, src, die)
+                    if isinstance(result, tuple) and (result[0], depth + 1) not in seen:
+                        seen.add((result[0], depth + 1))
+                        stack.append((result[0], result[1], depth + 1))
+        return best
+
+    def follow(self, legs: list[tuple[int, int]]) -> tuple[tuple[int, tuple[Step, ...]] | None, Finding | None]:
+        """A play of a beginning of the sequence, in order, that makes the written ``legs`` (each
+        hop one or more steps of one checker): (steps made, steps), or None and the failure that
+        got furthest. Written hops leave few choices per step, so this is fast even for 24 steps."""
+        waste = not self.exact and any(dst == OFF for _, dst in legs)
+        sums = set(accumulate(self.sequence, initial=0))
+        prefix = list(accumulate(self.sequence, initial=0))
+        failure: tuple[int, Finding | None] = (-1, None)
+        seen: set[tuple[Board, tuple[tuple[int, int], ...], int]] = set()
+        stack: list[tuple[Board, Board, tuple[tuple[int, int], ...], int, tuple[Step, ...]]] = [
+            (self.me, self.opp, tuple(sorted(legs)), 0, ())]
+        while stack:
+            me, opp, left, depth, steps = stack.pop()
+            if not left:
+                return (depth, steps), None
+            if depth == len(self.sequence) or not (waste or prefix[depth] + sum(a - b for a, b in left) in sums):
+                continue
+            die = self.sequence[depth]
+            exact_last = sorted(enumerate(left), key=lambda entry: entry[1][0] - entry[1][1] == die)
+            for index, (src, dst) in exact_last:  # the stack pops hops of exactly this die first
+                if (index and left[index - 1] == (src, dst)) or not (
+                        src - die >= dst or (dst == OFF and waste and src - die < 0)):
+                    continue
+                result = self.step(me, opp, src, die)
+                if not isinstance(result, tuple):
+                    if depth > failure[0]:
+                        failure = (depth, self.finding(result, src, die))
+                    continue
+                landed = result[2].dst
+                rest = left[:index] + left[index + 1:]
+                if landed != dst:
+                    rest = tuple(sorted(rest + ((landed, dst),)))
+                if (result[0], rest, depth + 1) not in seen:
+                    seen.add((result[0], rest, depth + 1))
+                    stack.append((result[0], result[1], rest, depth + 1, steps + (result[2],)))
+        return None, failure[1]
+
+    def reach(self, target: Board) -> tuple[dict[int, tuple[Step, ...]], Finding | None]:
+        """The ways of playing a beginning of the sequence, in order, that end on ``target``
+        ({steps made: steps}), and else the failure that got furthest towards it.
+
+        Checkers only move down, so a board with fewer checkers on or above some point than
+        ``target`` has there cannot lead to it: that prunes the search."""
+        def below_target(me: Board) -> bool:
+            mine = goal = 0
+            for point in range(self.top, 0, -1):
+                mine, goal = mine + me[point], goal + target[point]
+                if mine < goal:
+                    return True
+            return False
+
+        found: dict[int, tuple[Step, ...]] = {}
+        failure: tuple[int, Finding | None] = (-1, None)
+        seen: set[tuple[Board, int]] = set()
+        stack: list[tuple[Board, Board, int, tuple[Step, ...]]] = [(self.me, self.opp, 0, ())]
+        while stack:
+            me, opp, depth, steps = stack.pop()
+            if me == target:
+                found.setdefault(depth, steps)
+                continue
+            if depth == len(self.sequence):
+                continue
+            die = self.sequence[depth]
+            for src in range(self.top, 0, -1):
+                if not me[src]:
+                    continue
+                result = self.step(me, opp, src, die)
+                if not isinstance(result, tuple):
+                    if depth > failure[0]:
+                        board = list(me)
+                        board[src] -= 1
+                        board[max(src - die, 0)] += 1
+                        if not below_target(tuple(board)):
+                            failure = (depth, self.finding(result, src, die))
+                elif (result[0], depth + 1) not in seen and not below_target(result[0]):
+                    seen.add((result[0], depth + 1))
+                    stack.append((result[0], result[1], depth + 1, steps + (result[2],)))
+        return found, failure[1]
+
+    def passed_after(self, depth: int, state: tuple[Board, Board]) -> tuple[int, ...]:
+        """The steps a cascade's mover passes to the opponent after a play of ``depth`` steps
+        ending in ``state``: none once the mover has borne off all, none outside a cascade."""
+        if not self.cascade or self.passing or state[0][OFF] == CHECKERS:
+            return ()
+        return self.sequence[depth:]
+
+    def position_after(self, me: Board, opp: Board) -> Position:
+        """The position once this turn is over: boards set, the other side to move (after passed
+        steps, the same side, who then rolls, still on its first turn if it was)."""
+        position = self.position
+        boards = (me, opp) if self.side == WHITE else (opp, me)
+        if self.passing:
+            return position.unchecked(self.side, *boards, position.first)
+        return position.unchecked(other(self.side), *boards, position.first - {self.side})
+
+
+def sequence_text(steps: tuple[int, ...]) -> str:
+    """``4×4 4×5 4×6``: a sequence of steps by value, ``none`` when empty."""
+    groups: list[list[int]] = []
+    for die in steps:
+        if groups and groups[-1][0] == die:
+            groups[-1][1] += 1
+        else:
+            groups.append([die, 1])
+    return " ".join(f"{count}×{die}" for die, count in groups) or "none"
+
+
+def _steps(count: int) -> str:
+    return f"{count} step" + ("" if count == 1 else "s")
+
+
+class Engine:
+    """One rules engine for every game, configured by a :class:`Rules`."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+
+    def legal_plays(self, position: Position, dice: tuple[int, int],
+                    passed: tuple[int, ...] | None = None) -> list[Play]:
+        """Every legal play of ``dice``, distinct by resulting position; one empty play for a pass.
+
+        With ``passed``, the plays of the steps an opponent's cascade passed to the side to move."""
+        turn = _Turn(self.rules, position, dice, passed)
+        return [Play(steps, turn, state) for state, steps in turn.plays().items()]
+
+    def choose_play(self, position: Position, dice: tuple[int, int], choose: Callable[[list[Play]], Play],
+                    passed: tuple[int, ...] | None = None) -> Play:
+        """A legal play picked by ``choose`` (a bot): among all legal plays, or, for a cascade or
+        passed steps, one step at a time among the steps that still allow the longest play —
+        a 1-1 cascade has tens of thousands of distinct plays, each step only a few choices."""
+        turn = _Turn(self.rules, position, dice, passed)
+        if not turn.ordered:
+            return choose([Play(steps, turn, state) for state, steps in turn.plays().items()])
+        most = turn.longest()
+        play = Play((), turn, (turn.me, turn.opp))
+        for depth in range(most):
+            me, opp = play._state
+            if me[OFF] == CHECKERS:
+                break
+            candidates: dict[tuple[Board, Board], tuple[Step, ...]] = {}
+            for src in range(turn.top, 0, -1):
+                result = turn.step(me, opp, src, turn.sequence[depth]) if me[src] else None
+                if (isinstance(result, tuple) and (result[0], result[1]) not in candidates
+                        and turn.longest(result[0], result[1], depth + 1, most) >= most):
+                    candidates[(result[0], result[1])] = play.steps + (result[2],)
+            play = choose([Play(steps, turn, state) for state, steps in candidates.items()])
+        return play
+
+    def steps(self, position: Position, dice: tuple[int, int]) -> tuple[int, ...]:
+        """The steps a roll gives, in order when they must be played in order (a cascade)."""
+        return _Turn(self.rules, position, dice).sequence
+
+    def check(self, position: Position, dice: tuple[int, int], moves: tuple[Move, ...],
+              passed: tuple[int, ...] | None = None) -> Verdict:
+        """Judge a recorded play: legal when its moves, in some order and with chained or
+        consolidated moves expanded, form a legal play (for a cascade or passed steps:
+        a legal play of the sequence in order, see :meth:`_check_ordered`)."""
+        turn = _Turn(self.rules, position, dice, passed)
+        if turn.ordered:
+            return self._check_ordered(turn, moves)
+        legs = [leg for move in moves for leg in move.legs]
+        dice_list = turn.sequences()[0]
+        if len(legs) > len(dice_list):
+            return self._illegal(turn, self._physical(turn, legs), Finding(
+                "dice", f"{len(legs)} moves for a roll of {dice[0]}{dice[1]}"))
+        search = _LegSearch(turn)
+        resolved = search.run(turn.me, turn.opp, legs, dice_list)
+        if resolved is None:
+            # No order of the written moves is legal step by step, yet the play is legal if a
+            # legal play of these dice reaches the same position (GNU Backgammon's criterion).
+            physical = self._physical(turn, legs)
+            legal = turn.plays() if physical is not None else {}
+            if physical in legal:
+                return Verdict(Play(legal[physical], turn, physical), None, turn.position_after(*physical))
+            finding = search.failure or Finding("dice", f"the moves do not match the roll {dice[0]}{dice[1]}")
+            return self._illegal(turn, physical, finding)
+        me, opp, steps = resolved
+        if turn.block_turn and turn.illegal_block(me):
+            return self._illegal(turn, (me, opp), self._block_finding(turn))
+        play = Play(steps, turn, (me, opp))
+        if len(steps) == len(dice_list):
+            return Verdict(play, None, play.position)
+        legal = turn.plays()
+        if (me, opp) in legal:
+            return Verdict(play, None, play.position)
+        most = len(next(iter(legal.values())))
+        if len(steps) < most:
+            used = "no die" if not steps else "1 die" if len(steps) == 1 else f"{len(steps)} dice"
+            finding = Finding("not-maximal", f"{used} played where {most} can be")
+        else:
+            finding = Finding("higher-die", f"only one die can be played and the {max(dice)} must be")
+        return Verdict(None, finding, play.position)
+
+    def _block_finding(self, turn: _Turn) -> Finding:
+        return Finding("six-block", f"the play ends with six points in a row and no "
+                       f"{SIDE_NAMES[other(turn.side)]} checker ahead", self.rules.describe("block"))
+
+    def _check_ordered(self, turn: _Turn, moves: tuple[Move, ...]) -> Verdict:
+        """Judge a cascade or passed steps: legal when a legal play of a beginning of the
+        sequence, in order, ends where the written moves do, and no longer beginning can be
+        played. Findings: ``cascade-short``, ``cascade-order``, ``cascade-past``, or the rule
+        a step breaks on the way."""
+        sequence, full = turn.sequence, len(turn.sequence)
+        option = None if turn.passing else self.rules.describe("cascade")
+        what = f"{'passed steps' if turn.passing else 'cascade'} {sequence_text(sequence)}"
+        legs = [leg for move in moves for leg in move.legs]
+        physical = self._physical_any_order(turn, legs)
+        if physical is None:
+            return self._illegal(turn, None, self._leg_failure(turn, legs))
+        if len(legs) > full:
+            return self._illegal(turn, physical, Finding(
+                "dice", f"{len(legs)} moves for the {len(sequence)} steps of the {what}", option))
+        followed, failure = turn.follow(legs)
+        found = dict([followed]) if followed else {}
+        if not found:  # other steps may still reach the same position (GNU Backgammon's criterion)
+            found, reach_failure = turn.reach(physical[0])
+            failure = failure or reach_failure
+        finished = physical[0][OFF] == CHECKERS
+        if found:
+            most = full if finished or full in found else turn.longest()
+            depth = most if most in found else max(found)
+            play = Play(found[depth], turn, physical)
+            passed = turn.passed_after(depth, physical)
+            if turn.block_turn and turn.illegal_block(physical[0]):
+                return Verdict(None, self._block_finding(turn), play.position, passed)
+            if depth == most or finished:
+                return Verdict(play, None, play.position, passed)
+            return Verdict(None, Finding("cascade-short", f"{_steps(depth)} of the {what} played where {most} "
+                                         "can be", option), play.position, passed)
+        pips = sum(src - dst for src, dst in legs)
+        prefix = list(accumulate(sequence, initial=0))
+        wasteful = self.rules.bearoff != "exact" and any(dst == OFF for _, dst in legs)
+        written = next((k for k, total in enumerate(prefix) if total == pips or (wasteful and total >= pips)), None)
+        passed = turn.passed_after(written, physical) if written is not None else ()
+        position = turn.position_after(*physical)
+        most = turn.longest()
+        if written is None:
+            finding = Finding("dice" if pips > prefix[-1] else "cascade-order",
+                              f"the moves take {pips} pips, which no beginning of the {what} takes "
+                              f"(its steps are played in order: {', '.join(map(str, prefix[1:]))})", option)
+        elif written > most:
+            rest = "are lost" if turn.passing else f"pass to {SIDE_NAMES[other(turn.side)]}"
+            finding = Finding("cascade-past", f"{_steps(written)} of the {what} played, but it stops after {most}: "
+                              f"no {sequence[most]} can be played there, and the steps from it {rest}", option)
+            passed = turn.passed_after(most, physical)
+        else:
+            finding = failure or Finding("cascade-order", f"the moves cannot be played as the {what} in order",
+                                         option)
+        return Verdict(None, finding, position, passed)
+
+    @staticmethod
+    def _physical_any_order(turn: _Turn, legs: list[tuple[int, int]]) -> tuple[Board, Board] | None:
+        """The boards after the written moves in whatever order they can be made (a game
+        without hits: the opponent's checkers stay); None when no order makes them."""
+        me = list(turn.me)
+        for src, dst in legs:
+            if dst != OFF and turn.opp[turn.opposite[dst]]:
+                return None
+            me[src] -= 1
+            me[dst] += 1
+        return (tuple(me), turn.opp) if min(me) >= 0 else None
+
+    @staticmethod
+    def _leg_failure(turn: _Turn, legs: list[tuple[int, int]]) -> Finding:
+        """Why the written moves cannot be made in any order: a move onto a point the opponent
+        holds, or from a point where no checker stands or arrives."""
+        me = list(turn.me)
+        for src, dst in legs:
+            if dst != OFF and turn.opp[turn.opposite[dst]]:
+                return turn.finding(_BLOCKED, src, src - dst)
+            me[src] -= 1
+            me[dst] += 1
+        return turn.finding(_NO_CHECKER, next(p for p in range(BAR, -1, -1) if me[p] < 0), 0)
+
+    @staticmethod
+    def _illegal(turn: _Turn, state: tuple[Board, Board] | None, finding: Finding) -> Verdict:
+        return Verdict(None, finding, None if state is None else turn.position_after(*state))
+
+    @staticmethod
+    def _physical(turn: _Turn, legs: list[tuple[int, int]]) -> tuple[Board, Board] | None:
+        """The boards after the written moves made as written, dice and rules aside;
+        None when a move cannot be made at all (no checker there, or the point is
+        occupied by the opponent beyond hitting)."""
+        me, opp = list(turn.me), list(turn.opp)
+        for src, dst in legs:
+            if not me[src]:
+                return None
+            if dst != OFF:
+                opp_point = turn.opposite[dst]
+                if opp[opp_point] > (1 if turn.hits else 0):
+                    return None
+                if opp[opp_point]:
+                    opp[opp_point] -= 1
+                    opp[BAR] += 1
+            me[src] -= 1
+            me[dst] += 1
+        return tuple(me), tuple(opp)
+
+
+@lru_cache(maxsize=4096)
+def _dice_paths(distance: int, to_off: bool, dice: tuple[int, ...]) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """Orders of dice that carry a checker exactly ``distance`` points (or, bearing off,
+    past the edge on the last die), fewest dice first, each with the dice left over."""
+    found: dict[tuple[int, ...], tuple[int, ...]] = {}
+
+    def extend(path: tuple[int, ...], left: tuple[int, ...], travelled: int) -> None:
+        for i, die in enumerate(left):
+            total, candidate, rest = travelled + die, path + (die,), left[:i] + left[i + 1:]
+            if total == distance or (to_off and total > distance):
+                found.setdefault(candidate, rest)
+            elif total < distance:
+                extend(candidate, rest, total)
+
+    extend((), dice, 0)
+    return sorted(found.items(), key=lambda entry: len(entry[0]))
+
+
+class _LegSearch:
+    """Finds dice and an order that turn written legs into legal steps, remembering the
+    failure that got furthest (in legs made) when none does."""
+
+    def __init__(self, turn: _Turn) -> None:
+        self.turn = turn
+        self.failure: Finding | None = None
+        self.failure_depth = -1
+
+    def _fail(self, finding: Finding, depth: int) -> None:
+        if depth > self.failure_depth:
+            self.failure, self.failure_depth = finding, depth
+
+    def run(self, me: Board, opp: Board, legs: list[tuple[int, int]], dice: tuple[int, ...],
+            steps: tuple[Step, ...] = (), done: int = 0) -> tuple[Board, Board, tuple[Step, ...]] | None:
+        if not legs:
+            return me, opp, steps
+        for index, (src, dst) in enumerate(legs):
+            rest = legs[:index] + legs[index + 1:]
+            paths = _dice_paths(src - dst, dst == OFF, dice)
+            if not paths:
+                self._fail(self._dice_finding(src, dst, dice), done)
+            elif len(paths) > 1:
+                paths = self._preferred(opp, src, paths)
+            for path, remaining in paths:
+                result = self._walk(me, opp, src, path, steps, done)
+                if result is not None:
+                    found = self.run(result[0], result[1], rest, remaining, result[2], done + 1)
+                    if found is not None:
+                        return found
+        return None
+
+    def _walk(self, me: Board, opp: Board, src: int, path: tuple[int, ...],
+              steps: tuple[Step, ...], done: int) -> tuple[Board, Board, tuple[Step, ...]] | None:
+        for die in path:
+            result = self.turn.step(me, opp, src, die)
+            if result.__class__ is int:
+                self._fail(self.turn.finding(result, src, die), done)
+                return None
+            me, opp, step = cast("tuple[Board, Board, Step]", result)
+            steps += (step,)
+            src = step.dst
+        return me, opp, steps
+
+    def _preferred(self, opp: Board, src: int, paths: list) -> list:
+        """Paths that do not hit on the way first, as GNU Backgammon expands ``13/7``."""
+        opposite = self.turn.opposite
+
+        def hits_on_the_way(path: tuple[int, ...]) -> bool:
+            point = src
+            for die in path[:-1]:
+                point -= die
+                if point > 0 and opp[opposite[point]] == 1:
+                    return True
+            return False
+
+        return sorted(paths, key=lambda entry: (len(entry[0]), hits_on_the_way(entry[0])))
+
+    def _dice_finding(self, src: int, dst: int, dice: tuple[int, ...]) -> Finding:
+        roll = f"{self.turn.dice[0]}{self.turn.dice[1]}"
+        if not dice:
+            return Finding("dice", f"{point_name(src)}/{point_name(dst)} is a move too many: the moves before it "
+                           f"use every die of the roll {roll}")
+        return Finding("dice", f"{point_name(src)}/{point_name(dst)} cannot be played "
+                       f"with the dice left ({'/'.join(map(str, dice))}) of the roll {roll}")
+
+
+CATEGORIES = ("koks", "home-mars", "mars", "oin")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended: winner, category (koks / home-mars / mars / oin) and points."""
+
+    winner: str
+    category: str
+    points: int
+
+
+def outcome_category(position: Position, loser: str) -> str:
+    """The first category of RULES.md's table whose condition holds for ``loser``."""
+    board = position.board(loser)
+    if board[OFF]:
+        return "oin"
+    if any(board[19:25]) or board[BAR]:
+        return "koks"
+    if VARIANTS[position.variant].home_mars and sum(board[1:HOME_TOP + 1]) == CHECKERS:
+        return "home-mars"
+    return "mars"
+
+
+def game_outcome(rules: Rules, position: Position, *, money: bool = False) -> Outcome | None:
+    """The outcome of a finished game under ``rules`` (None while nobody has borne off all).
+
+    Points are the scheme's points times the cube; with ``jacoby=on`` in a money
+    game an unturned cube scores mars and koks as a single game.
+    """
+    winner = position.winner()
+    if winner is None:
+        return None
+    category = outcome_category(position, other(winner))
+    points = rules.points(category)
+    if rules.jacoby == "on" and money and position.cube_value == 1:
+        points = 1
+    return Outcome(winner, category, points * position.cube_value)

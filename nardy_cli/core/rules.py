@@ -1,0 +1,185 @@
+"""Rule sets: a variant plus every rule option of RULES.md, with named presets.
+
+A verdict is always reached *under a named rule set*: ``str(rules)`` spells out
+every option, and :meth:`Rules.describe` names the one a finding depends on.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+
+from nardy_cli.core.variants import NAMES as VARIANTS
+from nardy_cli.core.variants import VARIANTS as TABLE
+from nardy_cli.core.variants import VariantError
+from nardy_cli.core.variants import variant as variant_entry
+
+# option -> {variant: allowed values, the default first}, from the variant table
+OPTIONS: dict[str, dict[str, tuple[str, ...]]] = {
+    option: {entry.name: entry.options[option] for entry in TABLE.values() if option in entry.options}
+    for option in dict.fromkeys(option for entry in TABLE.values() for option in entry.options)}
+
+# Points per outcome category under each scoring scheme (RULES.md, "Outcomes and points").
+SCORING: dict[str, dict[str, int]] = {
+    "oin-mars": {"koks": 2, "home-mars": 2, "mars": 2, "oin": 1},
+    "oin-mars-koks": {"koks": 3, "home-mars": 2, "mars": 2, "oin": 1},
+    "home-mars": {"koks": 2, "home-mars": 3, "mars": 2, "oin": 1},
+    "backgammon": {"koks": 3, "mars": 2, "oin": 1},
+}
+
+
+class RulesError(ValueError):
+    """A rule text names an unknown variant, option or value."""
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A variant and the values of its rule options (``None`` for options the variant lacks)."""
+
+    variant: str = "long"
+    opening: str | None = "reroll"
+    head: str | None = "classic"
+    block: str | None = "step"
+    last_roll: str | None = "off"
+    scoring: str | None = "oin-mars"
+    cube: str | None = "off"
+    crawford: str | None = None
+    jacoby: str | None = None
+    cascade: str | None = None
+    bearoff: str | None = None
+
+    @classmethod
+    def preset(cls, variant: str) -> Rules:
+        """The defaults of a variant of the table (``long``, ``short``, ``gulbara``)."""
+        try:
+            variant_entry(variant)
+        except VariantError as error:
+            raise RulesError(str(error)) from None
+        values = {name: by_variant.get(variant, (None,))[0] for name, by_variant in OPTIONS.items()}
+        return cls(variant=variant, **values)
+
+    @classmethod
+    def parse(cls, text: str, base: Rules | str | None = None) -> Rules:
+        """Rules from ``"[variant] key=value ..."``, over ``base`` (a Rules or a preset name).
+
+        >>> str(Rules.parse("long head=general"))
+        'long opening=reroll head=general block=step last_roll=off scoring=oin-mars cube=off'
+        """
+        words = _words(text)
+        if words and "=" not in words[0]:
+            base = words.pop(0)
+        rules = cls.preset(base) if isinstance(base, str) else base or cls.preset("long")
+        return rules.with_options(words)
+
+    def with_options(self, settings: list[str] | tuple[str, ...], *, own_only: bool = False) -> Rules:
+        """These rules with ``key=value`` settings applied (``variant=short`` switches preset first).
+
+        With ``own_only``, settings of options this variant does not have are
+        skipped, so one set of overrides can serve a corpus of both games.
+        """
+        rules = self
+        pairs = []
+        for setting in settings:
+            key, value = _setting(setting)
+            if key == "variant":
+                rules = Rules.preset(value)
+            else:
+                pairs.append((key, value))
+        for key, value in pairs:
+            allowed = OPTIONS.get(key)
+            if allowed is None:
+                raise RulesError(f"unknown rule option {key!r}: the options are {option_values()}")
+            values = allowed.get(rules.variant)
+            if own_only and (values is None or value not in values and
+                             any(value in other for other in allowed.values())):
+                continue  # an option or a value of the other game
+            if values is None:
+                raise RulesError(f"rule option {key!r} does not exist in {rules.title}: "
+                                 f"its options are {option_values([rules.variant])}")
+            if value not in values:
+                raise RulesError(f"{key}={value} is not allowed in {rules.title}: expected one of {', '.join(values)}")
+            rules = replace(rules, **{key: value})
+        return rules
+
+    @property
+    def title(self) -> str:
+        """``long nardy``, ``short nardy``, ``crazy nardy``: the game's name in messages."""
+        return TABLE[self.variant].title
+
+    def options(self) -> dict[str, str]:
+        """The options of this variant and their values, in the canonical order."""
+        return {f.name: getattr(self, f.name) for f in fields(self)
+                if f.name != "variant" and getattr(self, f.name) is not None}
+
+    def describe(self, option: str) -> str:
+        """``head=classic``: how a finding names the option that decided it."""
+        return f"{option}={getattr(self, option)}"
+
+    def points(self, category: str) -> int:
+        """Points of an outcome category under this scoring scheme, before the cube."""
+        assert self.scoring is not None, "every variant has a scoring option"
+        return SCORING[self.scoring][category]
+
+    def __str__(self) -> str:
+        return " ".join([self.variant] + [f"{k}={v}" for k, v in self.options().items()])
+
+    def differences(self) -> str:
+        """Only the options that differ from the variant's preset, as ``key=value`` text."""
+        preset = Rules.preset(self.variant).options()
+        return " ".join(f"{k}={v}" for k, v in self.options().items() if preset[k] != v)
+
+
+def _words(text: str) -> list[str]:
+    """The words of a rule text: ``long head=general, block=turn``."""
+    return text.replace(",", " ").split()
+
+
+def _key(setting: str) -> str:
+    """The option name of a ``key=value`` setting, ``-`` read as ``_``."""
+    return setting.partition("=")[0].strip().replace("-", "_")
+
+
+def _setting(setting: str) -> tuple[str, str]:
+    """A ``key=value`` setting as (option name, value); :class:`RulesError` when it is none."""
+    _, sep, value = setting.partition("=")
+    if not sep or not value.strip():
+        raise RulesError(f"expected key=value, found {setting!r}")
+    return _key(setting), value.strip()
+
+
+def stated_options(settings: str | list[str] | tuple[str, ...]) -> set[str]:
+    """The option names that a rule text or a list of ``key=value`` settings sets."""
+    words = _words(settings) if isinstance(settings, str) else settings
+    return {_key(word) for word in words if "=" in word} - {"variant"}
+
+
+def option_values(variants: list[str] | tuple[str, ...] = VARIANTS) -> str:
+    """Every option of ``variants`` with its values, the default first: how errors and help list them.
+
+    >>> option_values(["short"])
+    'scoring=backgammon, cube=on|off, crawford=on|off, jacoby=off|on (short nardy)'
+    """
+    return "; ".join(", ".join(f"{key}={'|'.join(values[variant])}" for key, values in OPTIONS.items()
+                               if variant in values) + f" ({variant} nardy)" for variant in variants)
+
+
+def check_overrides(settings: list[str] | tuple[str, ...], variants: list[str] | tuple[str, ...] = VARIANTS) -> None:
+    """Raise :class:`RulesError` unless every ``key=value`` is valid in at least one of ``variants``;
+    the error lists every option and value of those variants."""
+    for setting in settings:
+        key, value = _setting(setting)
+        if key == "variant":
+            Rules.preset(value)
+            continue
+        if key not in OPTIONS:
+            raise RulesError(f"unknown rule option {key!r}: the options are {option_values(variants)}")
+        if not any(value in OPTIONS[key].get(variant, ()) for variant in variants):
+            present = [variant for variant in variants if variant in OPTIONS[key]]
+            if not present:
+                raise RulesError(f"rule option {key!r} does not exist in {' or '.join(variants)} nardy: "
+                                 f"the options are {option_values(variants)}")
+            allowed = "; ".join(f"{'|'.join(OPTIONS[key][variant])} ({variant} nardy)" for variant in present)
+            raise RulesError(f"{key}={value} is not a value of {key}: expected {allowed}")
+
+
+LONG = Rules.preset("long")
+SHORT = Rules.preset("short")
+GULBARA = Rules.preset("gulbara")

@@ -1,0 +1,131 @@
+"""Results, match scores and the Crawford game: one home for each, used by every reader, writer,
+the replay and the match checks.
+
+A result token is ``W-B`` (the points each side won, one of them 0), ``1/2-1/2`` (a draw) or
+``*`` (unfinished); a match score is ``W-B`` too, White first. Match length 0 is a money game.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from nardy_cli.core.sides import BLACK, WHITE
+
+_PAIR_RE = re.compile(r"\s*(\d{1,9})\s*-\s*(\d{1,9})\s*")  # longer numbers are no scores
+DRAW = "1/2-1/2"
+UNFINISHED = "*"
+RESULT_TOKEN = r"(?:0|[1-9]\d{0,8})-0|0-[1-9]\d{0,8}|1/2-1/2|\*"
+"""A result as a word of movetext (NTN's grammar): one side's points, a draw or unfinished."""
+
+
+@dataclass(frozen=True)
+class Score:
+    """A match score before a game: the points each side has, White first."""
+
+    white: int = 0
+    black: int = 0
+
+    @classmethod
+    def parse(cls, text: str | None) -> Score | None:
+        """``3-1`` as a Score; None when ``text`` is no ``W-B`` pair."""
+        match = _PAIR_RE.fullmatch(text or "")
+        return cls(int(match[1]), int(match[2])) if match else None
+
+    def of(self, side: str) -> int:
+        return self.white if side == WHITE else self.black
+
+    def plus(self, side: str, points: int) -> Score:
+        """The score after ``side`` wins ``points``."""
+        return Score(self.white + points, self.black) if side == WHITE else Score(self.white, self.black + points)
+
+    def __str__(self) -> str:
+        return f"{self.white}-{self.black}"
+
+
+@dataclass(frozen=True)
+class Result:
+    """A declared game result: a winner and the points won, or a draw (``winner`` None, 0 points)."""
+
+    winner: str | None
+    points: int = 0
+
+    @classmethod
+    def parse(cls, text: str) -> Result | None:
+        """``2-0``, ``0-3`` or ``1/2-1/2`` as a Result; None for ``*`` and for anything else
+        (see :func:`result_error` for why)."""
+        if text.strip() == DRAW:
+            return cls(None)
+        match = _PAIR_RE.fullmatch(text)
+        if not match:
+            return None
+        white, black = int(match[1]), int(match[2])
+        if (white == 0) == (black == 0):
+            return None
+        return cls(WHITE, white) if white else cls(BLACK, black)
+
+    @property
+    def is_draw(self) -> bool:
+        return self.winner is None
+
+    def __str__(self) -> str:
+        if self.winner is None:
+            return DRAW
+        return f"{self.points}-0" if self.winner == WHITE else f"0-{self.points}"
+
+
+def result_error(text: str) -> str | None:
+    """Why ``text`` is not a result token (None when it is one, ``*`` included)."""
+    if text.strip() == UNFINISHED or Result.parse(text) is not None:
+        return None
+    if _PAIR_RE.fullmatch(text):
+        return f"result {text} names no single winner"
+    return f"unreadable result {text!r}: expected W-B points, 1/2-1/2 or *"
+
+
+def match_length(text: str | None) -> int:
+    """The match length a ``MatchLength`` tag gives; 0 (money play) when absent or not a number."""
+    text = (text or "").strip()
+    return int(text) if text.isdigit() and len(text) <= 9 else 0
+
+
+def is_money(length: int) -> bool:
+    """Money play: no match length."""
+    return length <= 0
+
+
+def is_crawford_game(score: Score, length: int, *, crawford_played: bool = False) -> bool:
+    """Whether a game played at ``score`` is the match's Crawford game: the first game after one
+    side (only) reached ``length - 1``. At double match point the Crawford game is over."""
+    needed = length - 1
+    return needed > 0 and not crawford_played and (score.white == needed) != (score.black == needed) \
+        and max(score.white, score.black) < length
+
+
+def point_readings(full: int, winner_score: int, length: int) -> tuple[int, ...]:
+    """The figures a server may write for a game worth ``full`` points that a side at
+    ``winner_score`` wins in a match of ``length``: the full value, capped at the points the winner
+    needed (GNU Backgammon writes either), capped at the match length (Backgammon Galaxy)."""
+    if is_money(length):
+        return (full,)
+    return tuple(dict.fromkeys((full, min(full, max(length - winner_score, 0)), min(full, length))))
+
+
+RESIGNATION_LEVELS = (1, 2, 3)  # single, gammon (mars), backgammon (koks)
+
+
+def final_cube(kinds: Iterable[str]) -> int:
+    """The cube value after the cube actions ``kinds`` (a take doubles it, a beaver quadruples it)."""
+    cube = 1
+    for kind in kinds:
+        cube *= 2 if kind == "take" else 4 if kind == "beaver" else 1
+    return cube
+
+
+def resignation_level(points: int, cube: int, winner_score: int, length: int,
+                      levels: Iterable[int] = RESIGNATION_LEVELS) -> int | None:
+    """The level (1 single, 2 gammon, 3 backgammon, or a scheme's own ``levels``) of a resignation
+    stated as ``points`` on a ``cube``-cube, the smallest whose value a server may state that way
+    (see :func:`point_readings`); None when none can."""
+    return next((level for level in sorted(levels)
+                 if points in point_readings(level * cube, winner_score, length)), None)

@@ -1,0 +1,22 @@
+"""The two sides and the special points, in every variant's mover numbering."""
+from __future__ import annotations
+
+from typing import Literal
+
+Side = Literal["w", "b"]
+"""``w`` (White) or ``b`` (Black): who is on roll, who owns a checker."""
+
+WHITE = "w"
+BLACK = "b"
+SIDES = (WHITE, BLACK)
+SIDE_NAMES: dict[str, str] = {WHITE: "White", BLACK: "Black"}
+
+BAR = 25
+"""The bar, in the mover's numbering (point 25); a move from it enters."""
+OFF = 0
+"""Off the board, in the mover's numbering (point 0); a move to it bears off."""
+
+
+def other(side: str) -> str:
+    """The opponent of ``side``."""
+    return BLACK if side == WHITE else WHITE

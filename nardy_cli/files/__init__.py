@@ -1,0 +1,1 @@
+"""Files: the inputs (paths, archives, encodings) and atomic outputs."""

@@ -1,0 +1,203 @@
+"""Charts of a corpus's statistics as matplotlib figures.
+
+Figures are built with the object-oriented API on the Agg canvas, never through
+pyplot, so nothing is left in global state. :func:`save_figure` writes PNG or
+SVG atomically; :func:`figure_bytes` renders for embedding. The figure's title,
+in the chosen language, is also stored as its label and written into the
+file's metadata.
+"""
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import matplotlib
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+from nardy_cli.analysis.aggregates import ROLL_CLASSES, SCORED, SIDE_KEYS, Aggregates
+from nardy_cli.core.sides import BLACK, WHITE
+from nardy_cli.files.output import OutputError, atomic_output
+from nardy_cli.reporting.labels import tr
+from nardy_cli.reporting.stats import ROLL_PROBABILITIES, chi_square, dice_counts, summarize
+
+FORMATS = ("png", "svg")
+DPI = 110
+OUTCOME_COLOURS = {"oin": "#8fb3d9", "mars": "#f0a35e", "home-mars": "#d9534f", "koks": "#7a1f1f"}
+SIDE_COLOURS = {WHITE: "#d49a2a", BLACK: "#222222"}
+VARIANT_COLOURS = {"long": "#4c72b0", "short": "#dd8452"}
+
+
+def new_figure(title: str, size: tuple[float, float] = (8.0, 5.0)) -> Figure:
+    """An empty figure on the Agg canvas with ``title`` as its heading and label."""
+    figure = Figure(figsize=size, layout="constrained")
+    FigureCanvasAgg(figure)
+    figure.suptitle(title)
+    figure.set_label(title)
+    return figure
+
+
+def figure_bytes(figure: Figure, fmt: str) -> bytes:
+    """The figure rendered as ``png`` or ``svg``; SVG text stays text (searchable, selectable)."""
+    buffer = io.BytesIO()
+    metadata = {"Title": figure.get_label()}
+    if fmt == "svg":
+        metadata["Date"] = None
+    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "nardy"}):
+        figure.savefig(buffer, format=fmt, dpi=DPI, metadata=metadata)
+    return buffer.getvalue()
+
+
+def save_figure(figure: Figure, path: str | Path, *, force: bool = False) -> None:
+    """Write the figure to ``path`` (``.png`` or ``.svg``) atomically; an existing file only with ``force``."""
+    fmt = Path(path).suffix.lower().lstrip(".")
+    if fmt not in FORMATS:
+        raise OutputError(f"{path}: a picture is written as .png or .svg")
+    data = figure_bytes(figure, fmt)
+    with atomic_output(str(path), force=force) as handle:
+        handle.flush()
+        handle.buffer.write(data)
+
+
+def _no_data(axes: Axes, lang: str) -> None:
+    axes.text(0.5, 0.5, tr("no_data", lang), ha="center", va="center", transform=axes.transAxes)
+    axes.set_axis_off()
+
+
+def outcomes_chart(aggregates: Aggregates, lang: str = "en", limit: int = 20) -> Figure:
+    """Stacked bars of each player's wins by oin / mars / home mars / koks as a share of the player's
+    games, so that a player of many games does not dwarf the others: the ``limit`` players with the
+    most games, the most first, each labelled with their games."""
+    summary = summarize(aggregates, "player").sort_values("games", ascending=False, kind="stable")
+    summary = summary.head(limit).iloc[::-1]
+    figure = new_figure(tr("title_outcomes_by_player", lang), (8.0, 2.0 + 0.35 * max(len(summary), 3)))
+    axes = figure.add_subplot()
+    if summary.empty:
+        _no_data(axes, lang)
+        return figure
+    games = summary["games"].to_numpy(dtype=float)
+    names = [f"{name} (n={int(n)})" for name, n in zip(summary.index, games)]
+    left = np.zeros(len(summary))
+    for outcome in SCORED:
+        values = 100 * summary[outcome].to_numpy(dtype=float) / games
+        axes.barh(names, values, left=left, label=tr(outcome, lang), color=OUTCOME_COLOURS[outcome])
+        left += values
+    axes.set_xlim(0, 100)
+    axes.set_xlabel(tr("share_of_games", lang))
+    axes.legend(loc="lower right")
+    return figure
+
+
+def lengths_chart(aggregates: Aggregates, lang: str = "en") -> Figure:
+    """Histogram of game lengths in turns, one series per variant."""
+    figure = new_figure(tr("title_lengths", lang))
+    axes = figure.add_subplot()
+    lengths = aggregates.lengths("variant")
+    if not lengths:
+        _no_data(axes, lang)
+        return figure
+    shortest = min(min(counts) for counts in lengths.values())
+    bins = np.arange(shortest // 5 * 5, max(max(counts) for counts in lengths.values()) + 6, 5)
+    for variant in sorted(lengths):
+        counts = lengths[variant]
+        axes.hist(list(counts), weights=list(counts.values()), bins=bins.tolist(), alpha=0.65, label=tr(variant, lang),
+                  color=VARIANT_COLOURS.get(variant))
+    axes.set_xlabel(tr("turns", lang))
+    axes.set_ylabel(tr("games", lang))
+    axes.legend()
+    return figure
+
+
+def first_mover_chart(aggregates: Aggregates, lang: str = "en") -> Figure:
+    """The first mover's win rate per variant, with Wilson 95 % intervals and the 50 % line."""
+    summary = summarize(aggregates, "variant")
+    figure = new_figure(tr("title_first_mover", lang), (6.0, 4.5))
+    axes = figure.add_subplot()
+    if summary.empty:
+        _no_data(axes, lang)
+        return figure
+    rates = 100 * summary["first_mover_rate"].to_numpy(dtype=float)
+    errors = [rates - 100 * summary["first_mover_low"].to_numpy(dtype=float),
+              100 * summary["first_mover_high"].to_numpy(dtype=float) - rates]
+    labels = [tr(variant, lang) for variant in summary.index]
+    bars = axes.bar(labels, rates, yerr=errors, capsize=8,
+                    color=[VARIANT_COLOURS.get(v, "#888888") for v in summary.index])
+    axes.bar_label(bars, labels=[f"{rate:.1f}%\nn={n}" for rate, n in zip(rates, summary["first_mover_games"])],
+                   label_type="center")
+    axes.axhline(50, linestyle="--", color="grey", label=tr("even", lang))
+    axes.set_ylim(0, 100)
+    axes.set_ylabel(tr("first_mover_win_rate", lang))
+    axes.legend(loc="upper right")
+    return figure
+
+
+DICE_SPREAD = 0.5
+"""The colours of every dice chart run from 0.5 to 1.5 times the expected count (beyond: the end
+colours), so that charts of different players or corpora compare."""
+
+
+def dice_chart(aggregates: Aggregates, player: str | None = None, lang: str = "en") -> Figure:
+    """A 6×6 heatmap of the 21 roll classes (higher die × lower die) coloured by observed/expected,
+    each cell showing its count and expectation; the title gives n and the chi-square p-value.
+
+    Raises ValueError when ``player`` has no rolls.
+    """
+    counts = dice_counts(aggregates, player)
+    if counts.empty:
+        raise ValueError(f"no rolls of player {player!r}")
+    observed = counts.iloc[0].to_numpy(dtype=float)
+    n = int(observed.sum())
+    p_value = chi_square(observed, ROLL_PROBABILITIES)[1][0]
+    who = player or tr("all", lang)
+    p_text = "—" if np.isnan(p_value) else f"{p_value:.3g}"
+    figure = new_figure(f"{tr('title_dice', lang)}: {who} — n = {n}, χ² p = {p_text}", (6.5, 5.5))
+    axes = figure.add_subplot()
+    ratios = np.full((6, 6), np.nan)
+    for roll, count, probability in zip(ROLL_CLASSES, observed, ROLL_PROBABILITIES):
+        high, low = int(roll[0]) - 1, int(roll[1]) - 1
+        expected = n * probability
+        if expected:
+            ratios[high, low] = count / expected
+        dark = expected and abs(count / expected - 1) > 0.6 * DICE_SPREAD  # white text on the dark ends
+        axes.text(low, high, f"{tr('observed', lang)} {count:.0f}\n{tr('expected', lang)} {expected:.1f}",
+                  ha="center", va="center", fontsize=7, color="white" if dark else "black")
+    image = axes.imshow(ratios, cmap="RdBu_r", vmin=1 - DICE_SPREAD, vmax=1 + DICE_SPREAD, origin="lower")
+    figure.colorbar(image, ax=axes, label=tr("observed_expected", lang))
+    axes.set_xticks(range(6), [str(d) for d in range(1, 7)])
+    axes.set_yticks(range(6), [str(d) for d in range(1, 7)])
+    axes.set_xlabel(tr("second_die", lang))
+    axes.set_ylabel(tr("first_die", lang))
+    return figure
+
+
+def race_chart(turns: pd.DataFrame, start_pips: tuple[int, int] | None = None, subtitle: str = "",
+               lang: str = "en", names: tuple[str, str] | None = None) -> Figure:
+    """Both sides' pip counts after each turn of one game (``turns``: its per-turn rows),
+    from ``start_pips`` (White's, Black's) at turn 0 when given; the legend names the players
+    (``names``: White's, Black's) and a red cross marks each illegal turn."""
+    title = tr("title_race", lang) + (f": {subtitle}" if subtitle else "")
+    figure = new_figure(title, (9.0, 4.5))
+    axes = figure.add_subplot()
+    x = turns["turn"].astype(int).tolist()
+    lines = {WHITE: turns["pips_white"].astype(int).tolist(), BLACK: turns["pips_black"].astype(int).tolist()}
+    if start_pips:
+        x = [0] + x
+        lines = {WHITE: [start_pips[0]] + lines[WHITE], BLACK: [start_pips[1]] + lines[BLACK]}
+    for index, (side, key) in enumerate(SIDE_KEYS.items()):
+        label = f"{names[index]} ({tr(key, lang)})" if names else tr(key, lang)
+        axes.plot(x, lines[side], label=label, color=SIDE_COLOURS[side], linewidth=2, drawstyle="steps-post")
+    illegal = turns[~turns["legal"].astype(bool)]
+    if not illegal.empty:
+        pips = [row["pips_white"] if row["side"] in (WHITE, "white") else row["pips_black"]
+                for _, row in illegal.iterrows()]
+        axes.plot(illegal["turn"].astype(int).tolist(), pips, linestyle="none", marker="X", markersize=10,
+                  color="#d62728", label=tr("illegal_turn", lang))
+    axes.set_xlabel(tr("turn", lang))
+    axes.set_ylabel(tr("pips", lang))
+    axes.set_ylim(bottom=0)
+    axes.grid(alpha=0.3)
+    axes.legend()
+    return figure

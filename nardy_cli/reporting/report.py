@@ -1,0 +1,194 @@
+"""A statistics report in a folder: every table as CSV, every chart as PNG and SVG, and
+``report.html``, one self-contained page (charts embedded as base64 PNG).
+
+The per-game, per-turn and per-finding tables (``games.csv``, ``turns.csv``, ``findings.csv``)
+are written while the games stream past (:func:`nardy_cli.reporting.tables.table_files`); the rest comes
+from the :class:`~nardy_cli.reporting.stats.Aggregates` at the end (:func:`write_report`)."""
+from __future__ import annotations
+
+import base64
+import html
+import re
+from pathlib import Path
+
+import pandas as pd
+from matplotlib.figure import Figure
+
+from nardy_cli.analysis.aggregates import FINDING_COLUMNS, GROUPINGS, MATCH_COLUMNS, Aggregates
+from nardy_cli.files.output import atomic_output
+from nardy_cli.reporting.board import finding_boards
+from nardy_cli.reporting.charts import (
+    FORMATS,
+    dice_chart,
+    first_mover_chart,
+    lengths_chart,
+    outcomes_chart,
+    save_figure,
+)
+from nardy_cli.reporting.labels import plural, tr
+from nardy_cli.reporting.stats import (
+    CASCADE_COLUMNS,
+    dice_counts,
+    dice_fairness,
+    fairness_display,
+    luck_display,
+    luck_table,
+    outcome_counts,
+    outcomes_display,
+    quality_display,
+    quality_summary,
+    standings_display,
+    standings_table,
+    summarize,
+    summary_display,
+)
+from nardy_cli.reporting.tables import REPORT_PAGE, report_folder
+
+SHOWN_FINDING_COLUMNS = ("path", "line", "game", "move_number", "side", "action", "code", "message", "option")
+
+_STYLE = """
+body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1200px; color: #222; }
+h1, h2 { color: #5c3a1e; }
+table { border-collapse: collapse; margin: 1em 0; font-size: 0.8em; }
+th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: right; white-space: nowrap; }
+th { background: #f3e3c3; vertical-align: bottom; white-space: normal; }
+td:first-child, th:first-child { text-align: left; }
+img { max-width: 100%; margin: 0.5em 0; }
+.finding td, .finding th, .inputs td, .inputs th { text-align: left; }
+.finding td:nth-child(8) { white-space: normal; min-width: 20em; }
+.finding td:first-child { white-space: normal; overflow-wrap: anywhere; max-width: 16em; }
+.wide { overflow-x: auto; max-width: 100%; }
+"""
+
+
+def report_tables(aggregates: Aggregates) -> dict[str, pd.DataFrame]:
+    """Every aggregate table of the report by file name (without ``.csv``), with machine-readable
+    columns, indexed by their group (dice tables: ``all`` first, then each player)."""
+    tables = {f"summary_by_{by}": summarize(aggregates, by) for by in GROUPINGS}
+    tables["outcomes_by_variant"] = outcome_counts(aggregates, "variant")
+    tables["dice_counts"] = dice_counts(aggregates, total=True)
+    tables["dice_fairness"] = dice_fairness(tables["dice_counts"])
+    tables["luck"] = luck_table(aggregates)
+    tables["standings"] = standings_table(aggregates)
+    if aggregates.quality.players:  # only games whose records carry a program's analysis
+        tables["analysis_by_player"] = quality_summary(aggregates)
+    return tables
+
+
+def report_charts(aggregates: Aggregates, lang: str) -> dict[str, Figure]:
+    """Every chart of the report by file name (without extension)."""
+    return {"outcomes": outcomes_chart(aggregates, lang), "lengths": lengths_chart(aggregates, lang),
+            "first_mover": first_mover_chart(aggregates, lang), "dice": dice_chart(aggregates, lang=lang)}
+
+
+def _html_table(table: pd.DataFrame, css_class: str = "") -> str:
+    """A table as HTML, headers aligned as their columns (no pandas inline style), in a box that
+    scrolls sideways rather than overflowing the page."""
+    text = table.astype(object).fillna("—").to_html(index=False, border=0, classes=css_class or None)
+    return '<div class="wide">' + text.replace(' style="text-align: right;"', "") + "</div>"
+
+
+def _inputs_html(aggregates: Aggregates, lang: str) -> str:
+    """The files read and the rule sets the games were judged under, with their games."""
+    files = pd.DataFrame([(name, totals.games) for name, totals in aggregates.groups["file"].items()],
+                         columns=[tr("file", lang), tr("games", lang)])
+    rules = pd.DataFrame(sorted(aggregates.rule_sets.items()), columns=[tr("rules", lang), tr("games", lang)])
+    return _html_table(files, "inputs") + _html_table(rules, "inputs")
+
+
+def _image(png: bytes, title: str) -> str:
+    data = base64.b64encode(png).decode("ascii")
+    return f'<img src="data:image/png;base64,{data}" alt="{html.escape(title)}">'
+
+
+def _findings_html(aggregates: Aggregates, lang: str, boards: list[str | None] | None = None) -> str:
+    if not aggregates.findings:
+        return f"<p>{html.escape(tr('no_findings', lang))}</p>"
+    shown = pd.DataFrame(aggregates.first_findings, columns=list(FINDING_COLUMNS)).loc[:, list(SHOWN_FINDING_COLUMNS)]
+    if boards:
+        shown["board"] = boards
+    shown["side"] = shown["side"].map(lambda side: tr(side, lang), na_action="ignore")
+    shown["move_number"] = shown["move_number"].astype("Int64")  # move 5, not 5.0, where a result has none
+    text = _html_table(shown.rename(columns=lambda column: tr(column, lang)), "finding")
+    text = re.sub(r"<td>(boards/finding-\d+\.png)</td>",
+                  lambda match: f'<td><a href="{match.group(1)}">{html.escape(tr("board", lang))}</a></td>', text)
+    if aggregates.findings > len(shown):
+        text += f"<p>{html.escape(tr('more_findings', lang, n=aggregates.findings - len(shown)))}</p>"
+    return text
+
+
+def _matches_html(aggregates: Aggregates, lang: str) -> str:
+    shown = pd.DataFrame(aggregates.first_matches, columns=list(MATCH_COLUMNS))
+    line = tr("matches_line", lang, matches=aggregates.matches, complete=aggregates.complete_matches)
+    text = f"<p>{html.escape(line)}</p>"
+    text += _html_table(shown.rename(columns=lambda column: tr(column, lang)))
+    if aggregates.matches > len(shown):
+        text += f"<p>{html.escape(tr('more_matches', lang, n=aggregates.matches - len(shown)))}</p>"
+    return text
+
+
+def _summary_html(summary: pd.DataFrame, lang: str) -> list[str]:
+    """The summary by variant, and crazy nardy's cascades in a table of their own (one table would
+    be wider than the page)."""
+    cascades = [column for column in CASCADE_COLUMNS if column in summary]
+    tables = [_html_table(summary_display(summary.drop(columns=cascades), lang))]
+    if cascades:
+        shown = summary.loc[summary[cascades].notna().any(axis=1), cascades].round(1).reset_index()
+        tables.append(_html_table(shown.rename(columns=lambda column: tr(column, lang))))
+    return tables
+
+
+def render_html(aggregates: Aggregates, tables: dict[str, pd.DataFrame], charts: dict[str, Figure],
+                pngs: dict[str, bytes], lang: str, boards: list[str | None] | None = None) -> str:
+    """The report page from the aggregates, :func:`report_tables`, the charts and their PNG
+    renderings: summary, players, outcomes, lengths, dice, findings."""
+    def section(key: str, *parts: str) -> str:
+        return f"<h2>{html.escape(tr(key, lang))}</h2>\n" + "\n".join(parts)
+
+    def chart(name: str) -> str:
+        return _image(pngs[name], str(charts[name].get_label()))
+
+    summary = ", ".join(plural(key, count, lang) for key, count in (
+        ("games", aggregates.games), ("files", len(aggregates.groups["file"])), ("turns", aggregates.turns),
+        ("legal_games", aggregates.legal), ("findings", aggregates.findings)))
+    body = [
+        f"<h1>{html.escape(tr('title_report', lang))}</h1>",
+        section("title_summary", f"<p>{html.escape(summary)}</p>", *_summary_html(tables["summary_by_variant"], lang)),
+        section("title_players", _html_table(summary_display(tables["summary_by_player"], lang)),
+                chart("outcomes")),
+        section("title_outcomes", _html_table(outcomes_display(tables["outcomes_by_variant"], lang)),
+                chart("first_mover")),
+        section("title_lengths", chart("lengths")),
+        section("title_dice", _html_table(fairness_display(tables["dice_fairness"], lang)), chart("dice")),
+        section("title_luck", _html_table(luck_display(tables["luck"], lang))),
+        section("title_findings", _findings_html(aggregates, lang, boards)),
+        section("title_inputs", _inputs_html(aggregates, lang)),
+    ]
+    if "analysis_by_player" in tables:
+        body.insert(3, section("title_quality", _html_table(quality_display(tables["analysis_by_player"], lang))))
+    if aggregates.matches:
+        body.insert(2, section("title_matches", _matches_html(aggregates, lang)))
+        body.insert(2, section("title_standings", _html_table(standings_display(tables["standings"], lang))))
+    return (f'<!DOCTYPE html>\n<html lang="{lang}">\n<head>\n<meta charset="utf-8">\n'
+            f"<title>{html.escape(tr('title_report', lang))}</title>\n<style>{_STYLE}</style>\n</head>\n"
+            f"<body>\n" + "\n".join(body) + "\n</body>\n</html>\n")
+
+
+def write_report(out_dir: str | Path, aggregates: Aggregates, lang: str = "en", *, force: bool = False) -> Path:
+    """Write the aggregate tables (CSV), the charts (PNG and SVG) and ``report.html`` into
+    ``out_dir`` and return the path of the page; every file is written atomically."""
+    folder = report_folder(out_dir, force=force)
+    tables = report_tables(aggregates)
+    for name, table in tables.items():
+        with atomic_output(str(folder / f"{name}.csv"), force=True, newline="") as handle:
+            table.to_csv(handle)
+    charts = report_charts(aggregates, lang)
+    for name, figure in charts.items():
+        for fmt in FORMATS:
+            save_figure(figure, folder / f"{name}.{fmt}", force=True)
+    pngs = {name: (folder / f"{name}.png").read_bytes() for name in charts}
+    page = folder / REPORT_PAGE
+    boards = finding_boards(aggregates.first_findings, folder, lang)
+    with atomic_output(str(page), force=True) as handle:
+        handle.write(render_html(aggregates, tables, charts, pngs, lang, boards))
+    return page

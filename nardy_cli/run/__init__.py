@@ -1,0 +1,1 @@
+"""Running over inputs: cutting them into games, the process pool, Dask, progress."""

@@ -1,0 +1,523 @@
+"""Running a per-game task over a corpus on every core, or on a Dask cluster, with the
+sequential run's order and figures.
+
+The parent reads every input as decoded lines, exactly as :func:`~nardy_cli.run.corpus.iter_games`
+does, and cuts them into work units: whole files, or, for NTN and JSON Lines, chunks of about
+``chunk_games`` games cut where a game plainly begins. A worker parses its unit and runs the
+task on each game. Raw lines are shipped rather than parsed records: parsing NTN costs half
+as much as a replay, and pickling then unpickling a parsed record as much again, so a parent
+that parsed could feed fewer than two workers, while cutting lines costs it 0.16 ms a game
+(see ``bench/bench_scale.py``, which measures it).
+
+A cut is checked, never trusted, so the results are the sequential run's on any input:
+
+* a reader starts afresh at each unit, after the file's first lines where they set how the file
+  is read (a JSON Lines file is told by its first line); no other state passes between games;
+* the worker also reads the next unit's first line (the *probe*); when that line does not
+  begin a new game, the unit is joined with the next one and redone in the parent;
+* the parent counts game starts to number the games of a unit; a unit whose first index was
+  wrong is redone in the parent with the right one, and the later units of its file are
+  numbered with the difference;
+* what depends on the games before (match scores, the Crawford game) is judged by the parent,
+  in corpus order, from the small results the workers return (see :mod:`nardy_cli.matches`).
+
+A file that cannot be cut (MAT, SGF, a JSON document) is a unit whole; one longer than
+``SHIP_LIMIT`` characters is not shipped but read here, in corpus order, as it streams: memory
+does not grow with the size of a file, at the price of running that file's games on one process.
+
+Workers need ``nardy_cli`` importable (on a remote Dask cluster: installed there), not the input
+files: the parent ships their lines.
+"""
+from __future__ import annotations
+
+import ctypes
+import importlib
+import json
+import multiprocessing
+import os
+import re
+import signal
+import sys
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Generator, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+from functools import partial
+from itertools import chain, count
+from types import ModuleType
+from typing import Any, Generic, Protocol, TypeVar
+
+from nardy_cli import notations
+from nardy_cli.core.scores import RESULT_TOKEN
+from nardy_cli.files.sources import Source, read_bytes
+from nardy_cli.record import GameRecord, InputError
+from nardy_cli.replay import GameReplay, replay
+from nardy_cli.run.corpus import (
+    BINARY_LIMIT,
+    CorpusGame,
+    binary_games,
+    iter_games,
+    iter_inputs,
+    no_game_message,
+    open_source,
+)
+
+R = TypeVar("R")
+Task = Callable[[CorpusGame], R]
+
+CHUNK_GAMES = 500
+SHIP_LIMIT = 4 << 20  # characters: a file that cannot be cut and is longer is read in the parent as it streams
+GAME_LIMIT = 4 << 20  # characters: a unit of a cut file is cut early past it; one game longer streams here
+LINE_COST = 64  # characters a line is counted for besides its own: the memory of a short line, in a list
+IN_FLIGHT_PER_WORKER = 2
+DASK_HINT = "pip install 'nardy-cli[dask]'"
+
+
+class ClusterError(Exception):
+    """A Dask cluster that cannot be used: Dask missing, a bad ``--dask`` value, no scheduler there."""
+
+
+# --- tasks ---------------------------------------------------------------------------------
+
+
+def replayed(game: CorpusGame, build: Callable[[CorpusGame, GameReplay], R], overrides: tuple[str, ...] = ()) -> R:
+    """``build(game, replay)``: the shape of the validate and stats tasks, e.g.
+    ``partial(replayed, build=validated, overrides=rules)``; the replay stays in the worker."""
+    return build(game, replay(game.record, overrides))
+
+
+# --- the parent: cutting inputs into units --------------------------------------------------
+
+
+@dataclass
+class _Unit:
+    """Lines of one input to read and run the task on: a whole file or a chunk of one."""
+
+    source: str
+    notation: str
+    file: int  # which input of the run: the same file named twice is two inputs
+    lines: list[str] = field(default_factory=list)
+    first_line: int = 1  # the file's number of lines[0]
+    counted: int = 1  # the file's index of its first game, as the parent counted game starts
+    first_index: int = 1  # the same, corrected by what the file's earlier units showed
+    probe: str | None = None  # the next unit's first line, which must begin a game
+    truncated: bool = False  # the input could not be read past these lines
+    rest: Iterator[str] | None = None  # the lines after these, unread: a whole file too long to ship (see _stream)
+    preamble: list[str] = field(default_factory=list)  # the file's first lines, read first (see _cutting)
+    data: bytes | None = None  # the whole content of an input in a binary notation (an XG file)
+
+    def joined(self, following: _Unit) -> _Unit:
+        return replace(self, lines=self.lines + following.lines, probe=following.probe,
+                       truncated=following.truncated)
+
+
+_RESULT = re.compile(RESULT_TOKEN)
+_COMMENT = re.compile(r"[{};]")
+
+
+class _NtnGameStarts:
+    """Tells, one stripped non-blank line at a time, whether an NTN game plainly begins there:
+    the first line, a tag line after movetext, any line after a movetext line ending with a result."""
+
+    def __init__(self) -> None:
+        self.movetext = False
+        self.ended = True
+
+    def __call__(self, text: str) -> bool:
+        tag = text[0] == "["
+        start = self.ended or (tag and self.movetext)
+        plain = not tag and text[0] not in ";{"
+        self.movetext = plain or (self.movetext and not start)
+        self.ended = plain and bool(_RESULT.fullmatch(text.rpartition(" ")[2])) and not _COMMENT.search(text)
+        return start
+
+
+def _cutting(name: str, head: list[str]) -> tuple[Callable[[str], bool], list[str]] | None:
+    """How to cut a file read as notation ``name`` whose first lines are ``head``: which stripped
+    non-blank lines begin a game, and the lines a reader must read before any unit but the first
+    (a first line holding a whole object makes the JSON reader read the file as JSON Lines);
+    None when its files are units whole (MAT, SGF, a JSON document)."""
+    if name == "ntn":
+        return _NtnGameStarts(), []
+    if name == "jsonl":
+        for number, line in enumerate(head):
+            if line.strip():
+                try:
+                    json_lines = isinstance(json.loads(line.strip().lstrip("\ufeff")), dict)
+                except (ValueError, RecursionError):  # RecursionError: [[[[... nested too deeply
+                    json_lines = False
+                return ((lambda text: True), head[:number + 1]) if json_lines else None
+    return None
+
+
+def _source_units(source: Source, file: int, fmt: str | None, encoding: str | None,
+                  chunk_games: int) -> Iterator[_Unit | str]:
+    """The units of one input, then the message saying why it could not be read further, if so."""
+    try:
+        name, head, rest = open_source(source, fmt, encoding)
+    except (InputError, notations.UnknownFormat) as error:
+        yield str(error)
+        return
+    if notations.is_binary(name):
+        try:
+            yield _Unit(source.name, name, file, data=read_bytes(source, BINARY_LIMIT))
+        except InputError as error:
+            yield str(error)
+        return
+    cutting = _cutting(name, head)
+    starts, preamble = cutting or (None, [])
+    unit, games, size = _Unit(source.name, name, file), 0, 0
+    lines = chain(head, rest)
+    try:
+        for number, line in enumerate(lines, 1):
+            if starts is not None and (text := line.strip()) and starts(text):
+                full = games >= chunk_games or (games and size > GAME_LIMIT)
+                if full and not line.startswith("\ufeff"):  # a BOM is dropped on line 1 only
+                    yield replace(unit, probe=line)
+                    unit = _Unit(source.name, name, file, [], number, unit.counted + games, preamble=preamble)
+                    games, size = 0, 0
+                games += 1
+            unit.lines.append(line)
+            size += len(line) + LINE_COST
+            if size > (SHIP_LIMIT if starts is None else GAME_LIMIT) and games <= 1:
+                yield replace(unit, rest=lines)  # one game too long to ship (thousands of lines of mistakes)
+                return
+    except InputError as error:
+        yield replace(unit, truncated=True)
+        yield str(error)
+        return
+    yield unit
+
+
+def _work(paths: list[str] | tuple[str, ...], fmt: str | None, encoding: str | None, pattern: str | None,
+          chunk_games: int, allow_empty: bool = False) -> Iterator[_Unit | str]:
+    """The units of every input in order, with the message of an input that cannot be read in its place."""
+    files = count()
+    for source in iter_inputs(paths, encoding=encoding, pattern=pattern, allow_empty=allow_empty):
+        if isinstance(source, InputError):
+            yield str(source)
+        else:
+            yield from _source_units(source, next(files), fmt, encoding, chunk_games)
+
+
+# --- the worker ---------------------------------------------------------------------------
+
+
+@dataclass
+class _Outcome(Generic[R]):
+    """A unit's results, and what the parent checks before using them."""
+
+    results: list[R] = field(default_factory=list)
+    straddles: bool = False  # the last game goes on past the unit: the cut after it is no game start
+    error: str | None = None  # why a binary input could not be read past its last game
+
+
+class _Truncated(Exception):
+    """The end of a unit whose input could not be read further."""
+
+
+def _unit_lines(unit: _Unit) -> Iterator[str]:
+    yield from unit.preamble
+    yield from unit.lines
+    if unit.rest is not None:
+        yield from unit.rest
+    if unit.probe is not None:
+        yield unit.probe
+    if unit.truncated:
+        raise _Truncated  # as the read error did in the sequential run: the open game is lost
+
+
+def _unit_records(unit: _Unit) -> Iterator[GameRecord]:
+    if unit.data is not None:
+        return binary_games(unit.notation, unit.data, unit.source)
+    return notations.notation(unit.notation).read_games(_unit_lines(unit), unit.source)
+
+
+def shift_lines(record: GameRecord, offset: int) -> None:
+    """Add ``offset`` to every line number of ``record`` (0, unknown, stays 0): a record read from
+    lines that begin at line ``offset + 1`` of a file gets the file's line numbers."""
+    if not offset:
+        return
+
+    def moved(line: int) -> int:
+        return line + offset if line else 0
+
+    record.line, record.result_line = moved(record.line), moved(record.result_line)
+    for action in record.actions:
+        action.line = moved(action.line)
+    record.errors[:] = [replace(error, line=moved(error.line)) for error in record.errors]  # keeps the count of others
+    record.notes = [replace(note, line=moved(note.line)) for note in record.notes]
+
+
+def _run_unit(unit: _Unit, task: Task[R]) -> _Outcome[R]:
+    """Read the games of ``unit`` and run ``task`` on each."""
+    outcome: _Outcome[R] = _Outcome(straddles=unit.probe is not None)
+    read_before = len(unit.preamble)
+    probe_line = read_before + len(unit.lines) + 1
+    try:
+        for record in _unit_records(unit):
+            if read_before and record.line <= read_before:
+                continue  # the preamble's game: the first unit has it
+            if unit.probe is not None and record.line == probe_line:
+                outcome.straddles = False
+                break
+            offset = len(outcome.results)
+            shift_lines(record, unit.first_line - 1 - read_before)
+            outcome.results.append(task(CorpusGame(unit.source, unit.first_index + offset, record)))
+    except _Truncated:
+        pass
+    except InputError as error:  # a binary input damaged past its last game
+        outcome.error = str(error)
+    return outcome
+
+
+# --- the parent: submitting units and gathering their results in order ----------------------
+
+
+def _settle(unit: _Unit, outcome: _Outcome[R], index: int, following: Callable[[], _Unit],
+            task: Task[R]) -> tuple[_Unit, _Outcome[R]]:
+    """Redo ``unit`` here until no game goes on past it and its first game has ``index``, joined with
+    the next unit as long as its last game goes on into it."""
+    while outcome.straddles or unit.first_index != index:
+        if outcome.straddles:
+            unit = unit.joined(following())
+        unit = replace(unit, first_index=index)
+        outcome = _run_unit(unit, task)
+    return unit, outcome
+
+
+class _Future(Protocol):
+    """A unit's result to come, from a process pool or a Dask cluster."""
+
+    def result(self) -> Any: ...
+
+    def cancel(self) -> Any: ...
+
+
+class _EmptyFiles:
+    """Tells of each input that was read but held no game, once its units are all done."""
+
+    def __init__(self, on_error: Callable[[str], None], allow_empty: bool) -> None:
+        self.on_error, self.allow_empty = on_error, allow_empty
+        self.file: int | None = None
+        self.source = ""
+        self.games = 0
+        self.failed = False  # the input could not be read to its end: that message says enough
+
+    def unit(self, unit: _Unit) -> None:
+        if unit.file != self.file:
+            self.done()
+            self.file, self.source, self.games, self.failed = unit.file, unit.source, 0, False
+        self.failed = self.failed or unit.truncated
+
+    def done(self) -> None:
+        if self.file is not None and not (self.games or self.failed or self.allow_empty):
+            self.on_error(no_game_message(self.source))
+        self.file = None
+
+
+def _gather(work: Iterator[_Unit | str], submit: Callable[..., _Future], in_flight: int, task: Task[R],
+            on_error: Callable[[str], None], allow_empty: bool = False) -> Iterator[R]:
+    """Submit the units of ``work``, at most ``in_flight`` at a time, and yield their results in order.
+    When a unit's first game turns out to have another index than the parent counted, the later
+    units of its file are numbered with the difference (those already submitted are redone)."""
+    pending: deque[tuple[_Unit | str, _Future | None]] = deque()
+    corrections: dict[int, int] = {}  # by file: the true index of a game less the counted one
+    empty = _EmptyFiles(on_error, allow_empty)
+
+    def fill() -> None:
+        while len(pending) < in_flight and (item := next(work, None)) is not None:
+            if isinstance(item, str) or item.rest is not None:
+                pending.append((item, None))
+                continue
+            item.first_index = item.counted + corrections.get(item.file, 0)
+            pending.append((item, submit(_run_unit, item, task)))
+
+    def following() -> _Unit:
+        """The next unit (the same file's next chunk), whose own result will not be used."""
+        if pending:
+            item, future = pending.popleft()
+            assert future is not None
+            future.cancel()
+        else:
+            item = next(work)
+        assert isinstance(item, _Unit)
+        return item
+
+    index = 1
+    fill()
+    while pending:
+        item, future = pending.popleft()
+        if isinstance(item, str):
+            empty.done()
+            on_error(item)
+            fill()
+            continue
+        empty.unit(item)
+        if future is None:
+            if item.first_line == 1:
+                index = 1
+            games, failed = yield from _stream(item, task, on_error, index)
+            index += games
+            empty.games, empty.failed = empty.games + games, empty.failed or failed
+            fill()
+            continue
+        assert isinstance(item, _Unit)
+        if item.first_line == 1:
+            index = 1
+        if item.first_index != index:
+            corrections[item.file] = index - item.counted
+        unit, outcome = _settle(item, future.result(), index, following, task)
+        fill()
+        index = unit.first_index + len(outcome.results)
+        empty.games += len(outcome.results)
+        yield from outcome.results
+        if outcome.error:
+            on_error(outcome.error)
+            empty.failed = True
+    empty.done()
+
+
+def _stream(unit: _Unit, task: Task[R], on_error: Callable[[str], None],
+            index: int = 1) -> Generator[R, None, tuple[int, bool]]:
+    """The rest of a file too long to ship (or with a game too long to ship), read and run here as it
+    streams, as the sequential run does: its memory does not grow with the file, though its games
+    then run on this one process. ``index`` is the file's index of the unit's first game; returns
+    how many games there were, and whether the input could not be read to its end."""
+    read_before = len(unit.preamble)
+    games = 0
+    try:
+        for record in notations.notation(unit.notation).read_games(_unit_lines(unit), unit.source):
+            if read_before and record.line <= read_before:
+                continue  # the preamble's game: the first unit has it
+            shift_lines(record, unit.first_line - 1 - read_before)
+            yield task(CorpusGame(unit.source, index + games, record))
+            games += 1
+    except InputError as error:
+        on_error(str(error))
+        return games, True
+    return games, False
+
+
+def available_cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def map_games(paths: list[str] | tuple[str, ...], task: Task[R], *, jobs: int | None = None, dask: Any = None,
+              fmt: str | None = None, encoding: str | None = None, pattern: str | None = None,
+              chunk_games: int = CHUNK_GAMES, on_error: Callable[[str], None],
+              allow_empty: bool = False) -> Iterator[R]:
+    """``task(game)`` for every game of ``paths``, in corpus order, as :func:`~nardy_cli.run.corpus.iter_games`
+    reads them (``fmt``, ``encoding``, ``pattern`` and ``on_error`` as there).
+
+    An input without a game goes to ``on_error`` unless ``allow_empty``, as there.
+
+    ``task`` must pickle (a module-level function, or a :func:`functools.partial` of one) and so must
+    its results. It runs in ``jobs`` worker processes (default: every core; 1: here, without a pool),
+    or on Dask workers when ``dask`` is ``local``, ``local:N``, a scheduler address (see
+    :func:`dask_client`) or a running ``Client``. At most two units a worker are in flight: memory
+    does not grow with the corpus.
+    """
+    if dask is not None:
+        with dask_client(dask, jobs) as client:
+            workers = sum(client.nthreads().values())
+            yield from _gather(_work(paths, fmt, encoding, pattern, chunk_games, allow_empty),
+                               partial(client.submit, pure=False), IN_FLIGHT_PER_WORKER * workers, task, on_error,
+                               allow_empty)
+        return
+    workers = jobs or available_cores()
+    if workers <= 1:
+        for game in iter_games(paths, fmt=fmt, encoding=encoding, pattern=pattern, on_error=on_error,
+                               allow_empty=allow_empty):
+            yield task(game)
+        return
+    context = _process_context()
+    parent = None if context.get_start_method() == "forkserver" else os.getpid()  # else the forkserver is
+    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_end_with_parent, initargs=(parent,))
+    try:
+        yield from _gather(_work(paths, fmt, encoding, pattern, chunk_games, allow_empty), pool.submit,
+                           IN_FLIGHT_PER_WORKER * workers, task, on_error, allow_empty)
+    finally:
+        # closed when collected, this generator may be finalised in the pool's own thread (after an
+        # error left it unfinished): that thread cannot wait for itself
+        manager = getattr(pool, "_executor_manager_thread", None)
+        pool.shutdown(wait=threading.current_thread() is not manager, cancel_futures=True)
+
+
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+WATCH_SECONDS = 1.0
+
+
+def _end_with_parent(parent: int | None) -> None:
+    """In a worker: end when the process that started it (``parent``, else whichever it is now)
+    ends, even when it is killed outright (SIGKILL leaves it no time to stop its workers): on Linux
+    the kernel kills the worker then (``PR_SET_PDEATHSIG``); everywhere a watchdog thread sees its
+    parent change and exits. Ctrl-C is the parent's to handle: it stops the pool."""
+    parent = parent or os.getppid()
+    if sys.platform.startswith("linux"):
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        except (OSError, AttributeError):  # no prctl: the watchdog alone
+            pass
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if os.getppid() != parent:  # gone already, before prctl could tell the kernel
+        os._exit(1)
+    threading.Thread(target=_watch_parent, args=(parent,), name="nardy-parent-watch", daemon=True).start()
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(WATCH_SECONDS)
+    os._exit(1)
+
+
+def _process_context() -> multiprocessing.context.BaseContext:
+    """Forked workers on Linux, which start at once; but a process running other threads (a Dask
+    client, a notebook) is not forked: its workers start afresh and import the caller's main module."""
+    if sys.platform.startswith("linux") and threading.active_count() == 1:
+        return multiprocessing.get_context("fork")
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+
+
+# --- Dask -----------------------------------------------------------------------------------
+
+
+def _distributed() -> ModuleType:
+    try:
+        return importlib.import_module("dask.distributed")
+    except ImportError as error:
+        raise ClusterError(f"running on Dask needs dask.distributed ({error}): {DASK_HINT}") from None
+
+
+@contextmanager
+def dask_client(spec: Any, jobs: int | None = None) -> Iterator[Any]:
+    """A ``dask.distributed.Client``: ``local`` or ``local:N`` start a cluster of N single-threaded
+    worker processes on this machine (N: ``jobs``, else every core); any other text is the
+    address of a running scheduler, such as ``tcp://host:8786``; a ``Client`` is used as it is."""
+    if not isinstance(spec, str):
+        yield spec
+        return
+    distributed = _distributed()
+    name, _, count = spec.partition(":")
+    if name == "local":
+        if count and not (count.isdigit() and int(count) > 0):
+            raise ClusterError(f"--dask {spec}: expected local, local:N with N ≥ 1, or a scheduler address")
+        workers = int(count) if count else jobs or available_cores()
+        with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                      dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+            yield client
+        return
+    try:
+        client = distributed.Client(spec, timeout="10s")
+    except (OSError, ValueError) as error:
+        raise ClusterError(f"--dask {spec}: cannot reach a Dask scheduler there: {error}") from None
+    with client:
+        yield client
