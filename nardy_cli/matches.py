@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from nardy_cli.core.scores import Score, is_crawford_game, match_length
-from nardy_cli.core.sides import BLACK, WHITE
+from nardy_cli.core.sides import BLACK, WHITE, Side
 from nardy_cli.record import GameRecord
 from nardy_cli.replay import GameFinding, GameReplay
 
@@ -35,7 +35,7 @@ class MatchGame:
     score: Score | None  # the score the record states before the game
     crawford_tag: bool | None  # what a Crawford tag states
     crawford_rule: bool  # judged with crawford=on
-    winner: str | None
+    winner: Side | None
     points: int | None
     line: int  # where the game starts
     end: tuple[int, int]  # line and column of its result (or last action)

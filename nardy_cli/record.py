@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, SupportsIndex
+from typing import TYPE_CHECKING, Any, Literal, SupportsIndex, get_args
 
 from nardy_cli.core.moves import Move
-from nardy_cli.core.sides import BLACK, SIDE_NAMES, WHITE
+from nardy_cli.core.sides import BLACK, SIDE_NAMES, WHITE, Side
 
 if TYPE_CHECKING:
     from typing_extensions import Self
@@ -54,6 +54,11 @@ class Evaluation:
         return max(0.0, self.best - self.played)
 
 
+ActionKind = Literal["roll", "double", "take", "drop", "beaver", "resign", "passed"]
+"""What an :class:`Action` is (see there)."""
+ACTION_KINDS: tuple[ActionKind, ...] = get_args(ActionKind)
+
+
 @dataclass
 class Action:
     """One thing a side did: a roll (with its play), or a cube action, or a resignation.
@@ -68,8 +73,8 @@ class Action:
     ``analysis`` holds a program's evaluations of the decisions of this action.
     """
 
-    side: str
-    kind: str = "roll"
+    side: Side
+    kind: ActionKind = "roll"
     dice: tuple[int, int] | None = None
     moves: tuple[Move, ...] | None = None
     value: int | None = None
@@ -87,7 +92,7 @@ class Action:
         return " ".join(str(m) for m in self.moves) if self.moves else "-"
 
 
-def next_cell(cell: tuple[int, int], side: str) -> tuple[int, int]:
+def next_cell(cell: tuple[int, int], side: Side) -> tuple[int, int]:
     """The (row, column) an action of ``side`` fills after ``cell``: actions fill the cells of
     numbered rows, White's column (0) then Black's (1), as NTN and MAT lay them out.
     Start from ``(0, 1)``."""
@@ -232,7 +237,7 @@ class GameRecord:
     def variant(self) -> str:
         return self.tags.get("Variant", "long").strip().lower() or "long"
 
-    def player(self, side: str) -> str:
+    def player(self, side: Side) -> str:
         return self.tags.get(SIDE_NAMES[side], "?")
 
     def title(self) -> str:

@@ -23,7 +23,7 @@ from nardy_cli.core.scores import (
     resignation_level,
     result_error,
 )
-from nardy_cli.core.sides import SIDE_NAMES, WHITE, other
+from nardy_cli.core.sides import SIDE_NAMES, WHITE, Side, other
 from nardy_cli.core.variants import VARIANTS
 from nardy_cli.record import STANDARD_TAGS, Action, GameRecord, next_cell
 
@@ -37,7 +37,7 @@ class GameFinding:
     option: str | None = None
     turn: int | None = None
     move_number: int | None = None
-    side: str | None = None
+    side: Side | None = None
     action: str | None = None
     line: int = 0
     column: int = 0
@@ -52,7 +52,7 @@ class ReplayedTurn:
 
     action: int
     turn: int
-    side: str
+    side: Side
     dice: tuple[int, int]
     moves: tuple[Move, ...]
     before: Position
@@ -81,9 +81,9 @@ class GameReplay:
     passed_plays: list[ReplayedTurn] = field(default_factory=list)  # plays of passed steps, by the opponent
     start: Position | None = None
     final: Position | None = None
-    first_mover: str | None = None
+    first_mover: Side | None = None
     ending: str | None = None  # finish / draw / drop / resign, None while unfinished
-    winner: str | None = None
+    winner: Side | None = None
     category: str | None = None  # koks / home-mars / mars / oin of the final position
     points: int | None = None
     complete: bool = True  # False when the replay had to stop early
@@ -147,12 +147,12 @@ class _Replayer:
         self.turn_index = 0
         self.action_index = 0
         self.cell = (0, 1)  # the cell of the last action, see next_cell
-        self.pending_double: str | None = None
-        self.extra_roll_for: str | None = None  # last_roll: the side owed one final roll
+        self.pending_double: Side | None = None
+        self.extra_roll_for: Side | None = None  # last_roll: the side owed one final roll
         # a cascade's roll, the steps it passes, and whether it was legal (no second finding if not)
         self.pending_pass: tuple[Action, tuple[int, ...], bool] | None = None
 
-    def finding(self, finding: Finding, action: Action | None, *, side: str | None = None,
+    def finding(self, finding: Finding, action: Action | None, *, side: Side | None = None,
                 turn: int | None = None) -> None:
         self.result.findings.append(GameFinding(
             finding.code, finding.message, finding.option,
@@ -452,12 +452,12 @@ class _Replayer:
                 return
         self.result_finding(f"declared {declared} but {self.expected_text()}")
 
-    def readings(self, winner: str, full: int) -> tuple[int, ...]:
+    def readings(self, winner: Side, full: int) -> tuple[int, ...]:
         """The figures a record may state for ``full`` points won by ``winner`` (see
         :func:`~nardy_cli.core.scores.point_readings`)."""
         return point_readings(full, (self.score or Score()).of(winner), self.length)
 
-    def possible_points(self, winner: str, points: int, declared: str) -> int | None:
+    def possible_points(self, winner: Side, points: int, declared: str) -> int | None:
         """``points`` stated for a resignation or termination when some level of the game (single,
         mars, koks on the cube of the final position) explains them; else None, with a finding."""
         cube = self.result.final.cube_value if self.result.final else 1
@@ -487,7 +487,7 @@ class _Replayer:
             for value in values.get(self.rules.variant, ()):
                 if value == getattr(self.rules, option):
                     continue
-                outcome = game_outcome(replace(self.rules, **{option: value}), final, money=True)
+                outcome = game_outcome(self.rules.with_option(option, value), final, money=True)
                 if outcome and points in self.readings(winner, outcome.points):
                     return f"{option}={value}"
         return None

@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from nardy_cli.analysis.bearoff import POINTS, table
 from nardy_cli.core.position import Position
-from nardy_cli.core.sides import other
+from nardy_cli.core.sides import Side, other
 from nardy_cli.replay import GameReplay, ReplayedTurn, first_roll_not_double
 
 # The pips of a roll: both dice, a double's four times; over the 36 rolls of fair dice on average 294/36.
@@ -30,7 +30,7 @@ def roll_pips(dice: tuple[int, int]) -> int:
     return 4 * first if first == second else first + second
 
 
-def race_home(position: Position, side: str) -> tuple[int, ...] | None:
+def race_home(position: Position, side: Side) -> tuple[int, ...] | None:
     """``side``'s checkers on its home points 1-6 when every one of them is home (or off) and no
     opponent checker can meet them any more; None otherwise (and for variants without the
     bear-off of long and short nardy)."""

@@ -13,7 +13,7 @@ from dataclasses import replace
 from nardy_cli.core.engine import Engine, Play, game_outcome, steps_to_moves
 from nardy_cli.core.position import CHECKERS, Position
 from nardy_cli.core.rules import Rules
-from nardy_cli.core.sides import BAR, BLACK, OFF, WHITE, other
+from nardy_cli.core.sides import BAR, BLACK, OFF, WHITE, Side, other
 from nardy_cli.core.variants import VARIANTS
 from nardy_cli.record import Action, GameRecord
 
@@ -33,7 +33,7 @@ def _opening_roll(rng: random.Random, rules: Rules) -> tuple[int, int]:
     return dice
 
 
-def _evaluate(play: Play, side: str) -> float:
+def _evaluate(play: Play, side: Side) -> float:
     """How good the position after ``play`` is for ``side`` (higher is better)."""
     position = play.position
     mine, theirs = position.board(side), position.board(other(side))
@@ -55,7 +55,7 @@ def _evaluate(play: Play, side: str) -> float:
     return score
 
 
-def _chooser(bot: str, rng: random.Random) -> Callable[[list[Play], str], Play]:
+def _chooser(bot: str, rng: random.Random) -> Callable[[list[Play], Side], Play]:
     if bot == "random":
         return lambda plays, side: rng.choice(plays)
     if bot == "greedy":
@@ -63,7 +63,7 @@ def _chooser(bot: str, rng: random.Random) -> Callable[[list[Play], str], Play]:
     raise ValueError(f"unknown bot {bot!r}: expected one of {', '.join(BOTS)}")
 
 
-def _for_side(choose: Callable[[list[Play], str], Play], side: str) -> Callable[[list[Play]], Play]:
+def _for_side(choose: Callable[[list[Play], Side], Play], side: Side) -> Callable[[list[Play]], Play]:
     return lambda plays: choose(plays, side)
 
 

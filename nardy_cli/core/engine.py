@@ -18,7 +18,7 @@ from typing import NamedTuple, cast
 from nardy_cli.core.moves import Move, point_name
 from nardy_cli.core.position import CHECKERS, Board, Position
 from nardy_cli.core.rules import Rules
-from nardy_cli.core.sides import BAR, BLACK, OFF, SIDE_NAMES, WHITE, other
+from nardy_cli.core.sides import BAR, BLACK, OFF, SIDE_NAMES, WHITE, Side, other
 from nardy_cli.core.variants import CASCADE_STEPS, HEAD, VARIANTS, cascade_steps
 
 HOME_TOP = 6
@@ -798,12 +798,12 @@ CATEGORIES = ("koks", "home-mars", "mars", "oin")
 class Outcome:
     """How a finished game ended: winner, category (koks / home-mars / mars / oin) and points."""
 
-    winner: str
+    winner: Side
     category: str
     points: int
 
 
-def outcome_category(position: Position, loser: str) -> str:
+def outcome_category(position: Position, loser: Side) -> str:
     """The first category of RULES.md's table whose condition holds for ``loser``."""
     board = position.board(loser)
     if board[OFF]:

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from typing import cast
 
-from nardy_cli.core.sides import BAR, BLACK, OFF, SIDE_NAMES, SIDES, WHITE
-from nardy_cli.core.variants import CHECKERS, HEAD, NAMES, VARIANTS, Board, VariantError
+from nardy_cli.core.sides import BAR, BLACK, OFF, SIDE_NAMES, SIDES, WHITE, Side
+from nardy_cli.core.variants import CHECKERS, HEAD, NAMES, VARIANTS, Board, VariantError, VariantName
 from nardy_cli.core.variants import variant as variant_entry
 
 
@@ -32,13 +33,13 @@ class Position:
     cube (owner None = centred).
     """
 
-    variant: str
-    turn: str
+    variant: VariantName
+    turn: Side
     white: Board
     black: Board
-    first: frozenset[str] = frozenset()
+    first: frozenset[Side] = frozenset()
     cube_value: int = 1
-    cube_owner: str | None = None
+    cube_owner: Side | None = None
 
     def __post_init__(self) -> None:
         try:
@@ -57,15 +58,15 @@ class Position:
                 raise PositionError(f"White's point {point} holds checkers of both sides")
 
     @classmethod
-    def start(cls, variant: str = "long", turn: str = WHITE) -> Position:
-        """The starting position of a variant of the table."""
+    def start(cls, variant: str = "long", turn: Side = WHITE) -> Position:
+        """The starting position of a variant of the table; :class:`PositionError` for another name."""
         try:
             entry = variant_entry(variant)
         except VariantError as error:
             raise PositionError(str(error)) from None
-        return cls(variant, turn, entry.start, entry.start, frozenset(SIDES) if entry.first_turns else frozenset())
+        return cls(entry.name, turn, entry.start, entry.start, frozenset(SIDES) if entry.first_turns else frozenset())
 
-    def unchecked(self, turn: str, white: Board, black: Board, first: frozenset[str]) -> Position:
+    def unchecked(self, turn: Side, white: Board, black: Board, first: frozenset[Side]) -> Position:
         """A copy with new boards, turn and first-turn sides, trusting the caller (the engine)
         to keep the invariants that construction checks."""
         position = object.__new__(Position)
@@ -73,23 +74,23 @@ class Position:
                                  cube_value=self.cube_value, cube_owner=self.cube_owner)
         return position
 
-    def board(self, side: str) -> Board:
+    def board(self, side: Side) -> Board:
         return self.white if side == WHITE else self.black
 
-    def with_boards(self, side: str, mine: Board, theirs: Board) -> Position:
+    def with_boards(self, side: Side, mine: Board, theirs: Board) -> Position:
         """This position with ``side``'s board ``mine`` and the other's ``theirs``."""
         white, black = (mine, theirs) if side == WHITE else (theirs, mine)
         return replace(self, white=white, black=black)
 
-    def pips(self, side: str) -> int:
+    def pips(self, side: Side) -> int:
         """Pip count: the sum of the point numbers of the side's checkers (bar = 25)."""
         board = self.board(side)
         return sum(point * board[point] for point in range(1, 26))
 
-    def borne_off(self, side: str) -> int:
+    def borne_off(self, side: Side) -> int:
         return self.board(side)[OFF]
 
-    def winner(self) -> str | None:
+    def winner(self) -> Side | None:
         """The side that has borne off all its checkers, if any."""
         for side in SIDES:
             if self.board(side)[OFF] == CHECKERS:
@@ -132,7 +133,7 @@ class Position:
         for word in rest:
             cube = re.fullmatch(r"cube=(\d{1,9})([wb]?)", word)
             if cube:
-                cube_value, cube_owner = int(cube.group(1)), cube.group(2) or None
+                cube_value, cube_owner = int(cube.group(1)), cast("Side | None", cube.group(2) or None)
                 if cube_value < 1 or cube_value & (cube_value - 1):
                     raise PositionError(f"cube value must be a power of two, found {cube_value}")
             elif first_text is None and re.fullmatch(r"w?b?|-", word):

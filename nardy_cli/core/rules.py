@@ -6,19 +6,32 @@ every option, and :meth:`Rules.describe` names the one a finding depends on.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
+from typing import Any, cast
 
 from nardy_cli.core.variants import NAMES as VARIANTS
 from nardy_cli.core.variants import VARIANTS as TABLE
-from nardy_cli.core.variants import VariantError
+from nardy_cli.core.variants import (
+    Bearoff,
+    Block,
+    Cascade,
+    Head,
+    Opening,
+    OptionName,
+    Scoring,
+    Switch,
+    Variant,
+    VariantError,
+    VariantName,
+)
 from nardy_cli.core.variants import variant as variant_entry
 
 # option -> {variant: allowed values, the default first}, from the variant table
-OPTIONS: dict[str, dict[str, tuple[str, ...]]] = {
+OPTIONS: dict[OptionName, dict[VariantName, tuple[str, ...]]] = {
     option: {entry.name: entry.options[option] for entry in TABLE.values() if option in entry.options}
     for option in dict.fromkeys(option for entry in TABLE.values() for option in entry.options)}
 
 # Points per outcome category under each scoring scheme (RULES.md, "Outcomes and points").
-SCORING: dict[str, dict[str, int]] = {
+SCORING: dict[Scoring, dict[str, int]] = {
     "oin-mars": {"koks": 2, "home-mars": 2, "mars": 2, "oin": 1},
     "oin-mars-koks": {"koks": 3, "home-mars": 2, "mars": 2, "oin": 1},
     "home-mars": {"koks": 2, "home-mars": 3, "mars": 2, "oin": 1},
@@ -32,29 +45,43 @@ class RulesError(ValueError):
 
 @dataclass(frozen=True)
 class Rules:
-    """A variant and the values of its rule options (``None`` for options the variant lacks)."""
+    """A variant and the values of its rule options (``None`` for options the variant lacks).
 
-    variant: str = "long"
-    opening: str | None = "reroll"
-    head: str | None = "classic"
-    block: str | None = "step"
-    last_roll: str | None = "off"
-    scoring: str | None = "oin-mars"
-    cube: str | None = "off"
-    crawford: str | None = None
-    jacoby: str | None = None
-    cascade: str | None = None
-    bearoff: str | None = None
+    However built (constructor, preset, parse, :meth:`with_options`, ``dataclasses.replace``),
+    an option left ``None`` takes the variant's default, and an option the variant lacks or a
+    value it does not allow is a :class:`RulesError`: ``Rules(variant="short")`` is short
+    nardy's preset, never short nardy with long nardy's values.
+    """
+
+    variant: VariantName = "long"
+    opening: Opening | None = None
+    head: Head | None = None
+    block: Block | None = None
+    last_roll: Switch | None = None
+    scoring: Scoring | None = None
+    cube: Switch | None = None
+    crawford: Switch | None = None
+    jacoby: Switch | None = None
+    cascade: Cascade | None = None
+    bearoff: Bearoff | None = None
+
+    def __post_init__(self) -> None:
+        title = _entry(self.variant).title
+        for option, by_variant in OPTIONS.items():
+            value, values = getattr(self, option), by_variant.get(self.variant)
+            if values is None:
+                if value is not None:
+                    raise RulesError(f"rule option {option!r} does not exist in {title}: "
+                                     f"its options are {option_values([self.variant])}")
+            elif value is None:
+                object.__setattr__(self, option, values[0])
+            elif value not in values:
+                raise RulesError(f"{option}={value} is not allowed in {title}: expected one of {', '.join(values)}")
 
     @classmethod
     def preset(cls, variant: str) -> Rules:
         """The defaults of a variant of the table (``long``, ``short``, ``gulbara``)."""
-        try:
-            variant_entry(variant)
-        except VariantError as error:
-            raise RulesError(str(error)) from None
-        values = {name: by_variant.get(variant, (None,))[0] for name, by_variant in OPTIONS.items()}
-        return cls(variant=variant, **values)
+        return cls(variant=_entry(variant).name)
 
     @classmethod
     def parse(cls, text: str, base: Rules | str | None = None) -> Rules:
@@ -84,20 +111,20 @@ class Rules:
             else:
                 pairs.append((key, value))
         for key, value in pairs:
-            allowed = OPTIONS.get(key)
-            if allowed is None:
+            if key not in OPTIONS:
                 raise RulesError(f"unknown rule option {key!r}: the options are {option_values()}")
+            allowed = OPTIONS[key]
             values = allowed.get(rules.variant)
             if own_only and (values is None or value not in values and
                              any(value in other for other in allowed.values())):
                 continue  # an option or a value of the other game
-            if values is None:
-                raise RulesError(f"rule option {key!r} does not exist in {rules.title}: "
-                                 f"its options are {option_values([rules.variant])}")
-            if value not in values:
-                raise RulesError(f"{key}={value} is not allowed in {rules.title}: expected one of {', '.join(values)}")
-            rules = replace(rules, **{key: value})
+            rules = rules.with_option(key, value)
         return rules
+
+    def with_option(self, option: OptionName, value: str) -> Rules:
+        """These rules with ``option`` set to ``value``; :class:`RulesError` when the variant has no
+        such option or value."""
+        return replace(self, **{option: cast(Any, value)})  # a text: __post_init__ checks it
 
     @property
     def title(self) -> str:
@@ -125,6 +152,14 @@ class Rules:
         """Only the options that differ from the variant's preset, as ``key=value`` text."""
         preset = Rules.preset(self.variant).options()
         return " ".join(f"{k}={v}" for k, v in self.options().items() if preset[k] != v)
+
+
+def _entry(variant: str) -> Variant:
+    """The variant table's entry of ``variant``; :class:`RulesError` when there is none."""
+    try:
+        return variant_entry(variant)
+    except VariantError as error:
+        raise RulesError(str(error)) from None
 
 
 def _words(text: str) -> list[str]:
@@ -171,7 +206,7 @@ def check_overrides(settings: list[str] | tuple[str, ...], variants: list[str] |
             continue
         if key not in OPTIONS:
             raise RulesError(f"unknown rule option {key!r}: the options are {option_values(variants)}")
-        if not any(value in OPTIONS[key].get(variant, ()) for variant in variants):
+        if not any(value in OPTIONS[key][variant] for variant in variants if variant in OPTIONS[key]):
             present = [variant for variant in variants if variant in OPTIONS[key]]
             if not present:
                 raise RulesError(f"rule option {key!r} does not exist in {' or '.join(variants)} nardy: "

@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from nardy_cli.core.sides import BLACK, WHITE
+from nardy_cli.core.sides import BLACK, WHITE, Side
 
 _PAIR_RE = re.compile(r"\s*(\d{1,9})\s*-\s*(\d{1,9})\s*")  # longer numbers are no scores
 DRAW = "1/2-1/2"
@@ -32,10 +32,10 @@ class Score:
         match = _PAIR_RE.fullmatch(text or "")
         return cls(int(match[1]), int(match[2])) if match else None
 
-    def of(self, side: str) -> int:
+    def of(self, side: Side) -> int:
         return self.white if side == WHITE else self.black
 
-    def plus(self, side: str, points: int) -> Score:
+    def plus(self, side: Side, points: int) -> Score:
         """The score after ``side`` wins ``points``."""
         return Score(self.white + points, self.black) if side == WHITE else Score(self.white, self.black + points)
 
@@ -47,7 +47,7 @@ class Score:
 class Result:
     """A declared game result: a winner and the points won, or a draw (``winner`` None, 0 points)."""
 
-    winner: str | None
+    winner: Side | None
     points: int = 0
 
     @classmethod

@@ -6,10 +6,10 @@ from typing import Literal
 Side = Literal["w", "b"]
 """``w`` (White) or ``b`` (Black): who is on roll, who owns a checker."""
 
-WHITE = "w"
-BLACK = "b"
-SIDES = (WHITE, BLACK)
-SIDE_NAMES: dict[str, str] = {WHITE: "White", BLACK: "Black"}
+WHITE: Side = "w"
+BLACK: Side = "b"
+SIDES: tuple[Side, Side] = (WHITE, BLACK)
+SIDE_NAMES: dict[Side, str] = {WHITE: "White", BLACK: "Black"}
 
 BAR = 25
 """The bar, in the mover's numbering (point 25); a move from it enters."""
@@ -17,6 +17,6 @@ OFF = 0
 """Off the board, in the mover's numbering (point 0); a move to it bears off."""
 
 
-def other(side: str) -> str:
+def other(side: Side) -> Side:
     """The opponent of ``side``."""
     return BLACK if side == WHITE else WHITE

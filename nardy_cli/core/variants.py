@@ -8,6 +8,22 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Literal
+
+VariantName = Literal["long", "short", "gulbara"]
+"""A game of the table: ``long`` (long nardy), ``short`` (short nardy), ``gulbara`` (crazy nardy)."""
+OptionName = Literal["opening", "head", "block", "last_roll", "scoring", "cube", "crawford", "jacoby",
+                     "cascade", "bearoff"]
+"""A rule option of RULES.md; which of them a game has is its entry's ``options``."""
+# The values of each option, as the entries below allow them (a test holds the two together).
+Opening = Literal["reroll", "play"]
+Head = Literal["classic", "general", "strict"]
+Block = Literal["step", "turn", "off"]
+Switch = Literal["off", "on"]
+"""The values of ``last_roll``, ``cube``, ``crawford`` and ``jacoby``."""
+Scoring = Literal["oin-mars", "oin-mars-koks", "home-mars", "backgammon"]
+Cascade = Literal["four", "two"]
+Bearoff = Literal["exact", "standard"]
 
 CHECKERS = 15
 HEAD = 24
@@ -33,7 +49,7 @@ class Variant:
     starter always plays White; ``cascade`` whether doubles cascade up to 6-6.
     """
 
-    name: str
+    name: VariantName
     title: str
     start: Board
     bar: bool
@@ -46,7 +62,7 @@ class Variant:
     opening_double: bool  # whether the first roll may be a double without an option saying so
     home_mars: bool
     cascade: bool
-    options: dict[str, tuple[str, ...]]
+    options: dict[OptionName, tuple[str, ...]]
 
 
 def _opposites(opposite: Callable[[int], int]) -> tuple[int, ...]:
@@ -55,7 +71,7 @@ def _opposites(opposite: Callable[[int], int]) -> tuple[int, ...]:
 
 _HEAD_START: Board = (0,) * 24 + (CHECKERS, 0)
 
-_LONG_OPTIONS: dict[str, tuple[str, ...]] = {
+_LONG_OPTIONS: dict[OptionName, tuple[str, ...]] = {
     "opening": ("reroll", "play"),
     "head": ("classic", "general", "strict"),
     "block": ("step", "turn", "off"),
@@ -82,7 +98,8 @@ GULBARA = Variant(
     cascade=True, options={**_LONG_OPTIONS, "cascade": ("four", "two"), "bearoff": ("exact", "standard")})
 
 VARIANTS: dict[str, Variant] = {variant.name: variant for variant in (LONG, SHORT, GULBARA)}
-NAMES = tuple(VARIANTS)
+"""The entries by name (a lookup by any text: a record's tag is looked up as it is)."""
+NAMES: tuple[VariantName, ...] = tuple(entry.name for entry in VARIANTS.values())
 
 
 class VariantError(ValueError):
@@ -91,10 +108,9 @@ class VariantError(ValueError):
 
 def variant(name: str) -> Variant:
     """The table entry of ``name``; :class:`VariantError` when there is none."""
-    try:
+    if name in NAMES:
         return VARIANTS[name]
-    except KeyError:
-        raise VariantError(f"unknown variant {name!r}: expected one of {', '.join(NAMES)}") from None
+    raise VariantError(f"unknown variant {name!r}: expected one of {', '.join(NAMES)}")
 
 
 def cascade_steps(die: int, per_value: int) -> tuple[int, ...]:

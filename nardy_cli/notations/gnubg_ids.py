@@ -25,6 +25,7 @@ from enum import IntEnum
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from nardy_cli.core import sides
     from nardy_cli.core.position import Position
 
 Side = tuple[int, ...]
@@ -472,7 +473,7 @@ def short_position(text: str) -> Position:
     if text.upper().startswith("XGID=") or text.count(":") >= 9:
         state = parse_xgid(text)
         on_roll, opponent = state.position()
-        owner = None if state.cube_owner == 0 else "w" if state.cube_owner == state.turn else "b"
+        owner: sides.Side | None = None if state.cube_owner == 0 else "w" if state.cube_owner == state.turn else "b"
         return Position("short", "w", on_roll, opponent, frozenset(), state.cube_value, owner)
     on_roll, opponent = parse_position_id(text)
     return Position("short", "w", on_roll, opponent)

@@ -18,11 +18,11 @@ from typing import Any
 from nardy_cli.core.moves import PlaySyntaxError, parse_play
 from nardy_cli.core.sides import SIDES
 from nardy_cli.notations import GameWriter, Target, analysis
-from nardy_cli.record import Action, GameRecord, RecordError, standard_name
+from nardy_cli.record import ACTION_KINDS, Action, GameRecord, RecordError, standard_name
 
 NAME = "jsonl"
 EXTENSIONS = (".jsonl", ".json", ".ndjson")
-KINDS = ("roll", "double", "take", "drop", "beaver", "resign", "passed")
+KINDS = ACTION_KINDS
 PLAYED = ("roll", "passed")  # the kinds with a play
 
 

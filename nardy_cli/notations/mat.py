@@ -23,9 +23,9 @@ from nardy_cli.core.moves import PlaySyntaxError, parse_play
 from nardy_cli.core.position import CHECKERS
 from nardy_cli.core.scores import Result, Score, is_crawford_game
 from nardy_cli.core.scores import match_length as match_length_of
-from nardy_cli.core.sides import BLACK, OFF, SIDE_NAMES, WHITE, other
+from nardy_cli.core.sides import BLACK, OFF, SIDE_NAMES, WHITE, Side, other
 from nardy_cli.notations import GameWriter, Target, without_cascades
-from nardy_cli.record import Action, CappedErrors, GameRecord, RecordError, next_cell
+from nardy_cli.record import Action, ActionKind, CappedErrors, GameRecord, RecordError, next_cell
 
 NAME = "mat"
 EXTENSIONS = (".mat", ".txt")
@@ -52,7 +52,7 @@ _GLUED_ROW_RE = re.compile(r"(?<=\s)\d{1,9}\)(?=\s)")  # Galaxy's next row, glue
 _CANNOT_MOVE_RE = re.compile(r"cannot\s+move", re.IGNORECASE)
 _UNRECORDED_RE = re.compile(r"\?+")
 
-_CUBE_KINDS = {"doubles": "double", "beavers": "beaver", "takes": "take", "drops": "drop"}
+_CUBE_KINDS: dict[str, ActionKind] = {"doubles": "double", "beavers": "beaver", "takes": "take", "drops": "drop"}
 _CELL_EXPECTED = "a roll like '63: 24/18 13/10', 'Doubles => 2', 'Takes', 'Drops', 'Beavers' or 'Wins 1 point'"
 
 
@@ -204,7 +204,7 @@ def _split_cells(text: str) -> tuple[tuple[int, str], tuple[int, str] | None]:
 class _Outcome:
     """A ``Wins N point(s)`` or ``Losses N point(s)`` cell, as the winner it names."""
 
-    winner: str
+    winner: Side
     points: int
     line: int
     column: int
@@ -256,7 +256,7 @@ class _GameBuilder:
             column = offset + start + len(body) - len(body.lstrip()) + 1
             self.read_cell(side, body.strip(), number, line, column)
 
-    def read_cell(self, side: str, cell: str, number: int | None, line: int, column: int) -> None:
+    def read_cell(self, side: Side, cell: str, number: int | None, line: int, column: int) -> None:
         if _OUTCOMES_RE.fullmatch(cell):
             for outcome in _OUTCOME_RE.finditer(cell):
                 won = outcome["word"].lower() == "wins"
@@ -274,7 +274,7 @@ class _GameBuilder:
         actions = self.record.actions
         actions.append(action)  # a beaver is a take and a redouble at once: no take follows it
 
-    def parse_action(self, side: str, cell: str, line: int, column: int) -> Action | None:
+    def parse_action(self, side: Side, cell: str, line: int, column: int) -> Action | None:
         """The action a cell holds, or None after recording an error."""
         action = Action(side=side, line=line, column=column)
         roll = _ROLL_RE.fullmatch(cell)
@@ -364,7 +364,7 @@ def _is_crawford_game(score: Score, match_length: str | None, rule: str | None, 
                                                                  crawford_played=crawford_played)
 
 
-def _termination_of(actions: list[Action], winner: str) -> str | None:
+def _termination_of(actions: list[Action], winner: Side) -> str | None:
     """How a game the record gives to ``winner`` ended, as far as its text tells.
 
     ``drop`` when the last action is a dropped double, None when the winner's

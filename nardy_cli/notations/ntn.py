@@ -19,12 +19,12 @@ from nardy_cli.core.moves import PlaySyntaxError, parse_play
 from nardy_cli.core.scores import RESULT_TOKEN
 from nardy_cli.core.sides import SIDES, other
 from nardy_cli.notations import GameWriter, Target, analysis
-from nardy_cli.record import Action, GameRecord, RecordError, standard_name
+from nardy_cli.record import Action, ActionKind, GameRecord, RecordError, standard_name
 
 NAME = "ntn"
 EXTENSIONS = (".ntn",)
 
-CUBE_WORDS = ("double", "take", "drop", "beaver", "resign")
+CUBE_WORDS: tuple[ActionKind, ...] = ("double", "take", "drop", "beaver", "resign")
 VALUED_WORDS = ("double", "beaver", "resign")
 UNRECORDED_PLAY = "?"
 PASSED_MARK = ">"  # after a cascade's play: the opponent's play of the steps it passes
@@ -299,8 +299,8 @@ class _Reader:
         elif _RESULT_RE.fullmatch(token):
             yield self._result(token, line, column)
             return
-        elif token.lower() in CUBE_WORDS:
-            action = self._add_action(line, column, token.lower())
+        elif (word := token.lower()) in CUBE_WORDS:
+            action = self._add_action(line, column, word)
             if action.kind in VALUED_WORDS:
                 self.valued = action
         elif _BARE_ROLL_RE.fullmatch(token):
@@ -333,7 +333,7 @@ class _Reader:
         self.named_cell, self.last_cell = None, cell
         return cell
 
-    def _add_action(self, line: int, column: int, kind: str, dice: tuple[int, int] | None = None) -> Action:
+    def _add_action(self, line: int, column: int, kind: ActionKind, dice: tuple[int, int] | None = None) -> Action:
         number, side = self._take_cell()
         action = Action(SIDES[side], kind, dice, number=number, line=line, column=column)
         self._begin(line).actions.append(action)

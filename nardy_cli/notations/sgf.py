@@ -19,21 +19,24 @@ import itertools
 import re
 from collections.abc import Generator, Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import cast
 
 from nardy_cli import __version__
 from nardy_cli.core.moves import Move
 from nardy_cli.core.position import CHECKERS, Position, PositionError, default_first, opposite_point
 from nardy_cli.core.rules import Rules, RulesError
 from nardy_cli.core.scores import Result, Score, final_cube, is_money, match_length, resignation_level
-from nardy_cli.core.sides import BAR, BLACK, OFF, SIDE_NAMES, SIDES, WHITE, other
+from nardy_cli.core.sides import BAR, BLACK, OFF, SIDE_NAMES, SIDES, WHITE, Side, other
+from nardy_cli.core.variants import VariantName
 from nardy_cli.notations import GameWriter, Target, analysis, gnubg_analysis, without_cascades
-from nardy_cli.record import Action, Evaluation, GameRecord, RecordError
+from nardy_cli.record import Action, ActionKind, Evaluation, GameRecord, RecordError
 
 NAME = "sgf"
 EXTENSIONS = (".sgf",)
 
 SIDE_LETTER = {WHITE: "W", BLACK: "B"}
 LETTER_SIDE = {"W": WHITE, "B": BLACK}
+CUBE_WORDS: tuple[ActionKind, ...] = ("double", "take", "drop")
 
 # Root properties that are plain text tags, in the order the writer emits them.
 TEXT_TAGS = {
@@ -79,7 +82,7 @@ _WORD = re.compile(r"[A-Za-z]+")
 _VALUE_STOP = re.compile(r"[\\\]]")
 _ESCAPE = re.compile(r"\\(\r?\n|.)", re.DOTALL)
 
-Counts = dict[str, list[int]]  # side -> checkers on its own points: 0 off, 1-24, 25 bar
+Counts = dict[Side, list[int]]  # side -> checkers on its own points: 0 off, 1-24, 25 bar
 
 
 def sniff(head: str) -> bool:
@@ -90,7 +93,7 @@ def sniff(head: str) -> bool:
 # --- coordinates and conventions ----------------------------------------------------------
 
 
-def point_to_letter(point: int, side: str, variant: str = "short") -> str:
+def point_to_letter(point: int, side: Side, variant: str = "short") -> str:
     """The SGF letter of ``point`` in ``side``'s own numbering (25 bar, 0 off)."""
     if point == BAR:
         return "y"
@@ -100,7 +103,7 @@ def point_to_letter(point: int, side: str, variant: str = "short") -> str:
     return chr(ord("a") + white_point - 1)
 
 
-def letter_to_point(letter: str, side: str, variant: str = "short") -> int:
+def letter_to_point(letter: str, side: Side, variant: str = "short") -> int:
     """The point named by an SGF letter, in ``side``'s own numbering."""
     if letter == "y":
         return BAR
@@ -388,13 +391,13 @@ class _GameBuilder:
         self.cube = 1
         self.offered: int | None = None  # the cube value of a double not yet answered
         self.beavered: str | None = None  # the side whose double was just beavered
-        self.on_roll: str | None = None
+        self.on_roll: Side | None = None
         self.dice_only: Action | None = None  # a DI node's roll, waiting for its play
         # set-up before the first move: the start position
         self.setup: Counts | None = None
         self.setup_at: tuple[int, int] | None = None
-        self.setup_side: str | None = None
-        self.cube_owner: str | None = None
+        self.setup_side: Side | None = None
+        self.cube_owner: Side | None = None
         self.cube_set = False
         self.setup_after_play: list[str] = []
 
@@ -614,7 +617,7 @@ class _GameBuilder:
     def _move(self, prop: _Property) -> Action | None:
         side = LETTER_SIDE[prop.ident]
         text = prop.text().strip()
-        if text in ("double", "take", "drop"):
+        if text in CUBE_WORDS:
             return self._cube_action(side, text, prop)
         match = _MOVE_VALUE.fullmatch(text)
         if not match:
@@ -644,7 +647,7 @@ class _GameBuilder:
         self._add(action)
         return action
 
-    def _cube_action(self, side: str, word: str, prop: _Property) -> Action | None:
+    def _cube_action(self, side: Side, word: ActionKind, prop: _Property) -> Action | None:
         """``double`` (a beaver when it answers a double), ``take`` or ``drop``.
 
         SGF follows a beaver with the doubler's ``take``; a nardy ``beaver`` already
@@ -721,7 +724,8 @@ class _GameBuilder:
         white, black = tuple(self.setup[WHITE]), tuple(self.setup[BLACK])
         first = frozenset(side for side in SIDES if side in default_first(record.variant, white, black))
         try:
-            position = Position(record.variant, turn, white, black, first, self.cube, self.cube_owner)
+            variant = cast(VariantName, record.variant)  # a tag's text: Position checks that it names a variant
+            position = Position(variant, turn, white, black, first, self.cube, self.cube_owner)
         except PositionError as problem:
             self.error(line, column, f"the set-up is not a position of {record.variant} nardy: {problem}")
             return
@@ -834,13 +838,13 @@ class _PlayTracker:
         self.variant = variant
         self.counts: Counts = {WHITE: list(start.white), BLACK: list(start.black)}
 
-    def opponents_at(self, side: str, point: int) -> int:
+    def opponents_at(self, side: Side, point: int) -> int:
         """Opposing checkers on ``point`` of ``side``'s numbering."""
         if not 1 <= point <= 24:
             return 0
         return self.counts[other(side)][opposite_point(self.variant, point)]
 
-    def _step(self, side: str, start: int, end: int) -> None:
+    def _step(self, side: Side, start: int, end: int) -> None:
         own = self.counts[side]
         own[start] = max(own[start] - 1, 0)
         own[end] += 1
@@ -848,7 +852,7 @@ class _PlayTracker:
             self.counts[other(side)][opposite_point(self.variant, end)] = 0
             self.counts[other(side)][BAR] += 1
 
-    def _ways(self, side: str, start: int, end: int, pool: list[int]) -> list[tuple[tuple[int, ...], list[int]]]:
+    def _ways(self, side: Side, start: int, end: int, pool: list[int]) -> list[tuple[tuple[int, ...], list[int]]]:
         """Ways to go start->end with the fewest dice of ``pool``, best first: (landings, dice left)."""
         distance = start - end
         closed = 1 if self.variant == "long" else 2
@@ -871,7 +875,7 @@ class _PlayTracker:
                 return [(landings, left) for _, landings, left in sorted(ranked.values(), key=lambda way: way[0])]
         return []
 
-    def _assign(self, side: str, segments: list[tuple[int, int]], pool: list[int]) -> list[tuple[int, ...]] | None:
+    def _assign(self, side: Side, segments: list[tuple[int, int]], pool: list[int]) -> list[tuple[int, ...]] | None:
         """Landings for each segment using the dice of ``pool``; None when they do not fit."""
         if not segments:
             return []
@@ -882,7 +886,7 @@ class _PlayTracker:
                 return [landings, *rest]
         return None
 
-    def split(self, side: str, dice: tuple[int, int], moves: tuple[Move, ...]) -> tuple[list[tuple[int, int]], bool]:
+    def split(self, side: Side, dice: tuple[int, int], moves: tuple[Move, ...]) -> tuple[list[tuple[int, int]], bool]:
         """The (from, to) single-die steps of a play, and whether they fit the dice."""
         segments = [(start, end) for move in moves for _ in range(move.count)
                     for start, end in zip(move.path, move.path[1:])]

@@ -26,7 +26,7 @@ from typing import IO
 from nardy_cli.core.moves import Move
 from nardy_cli.core.position import CHECKERS, Position, PositionError
 from nardy_cli.core.rules import Rules
-from nardy_cli.core.sides import BLACK, OFF, WHITE, other
+from nardy_cli.core.sides import BLACK, OFF, WHITE, Side, other
 from nardy_cli.record import Action, Evaluation, GameRecord, InputError, RecordError, next_cell
 
 NAME = "xg"
@@ -510,7 +510,7 @@ class _MatchReader:
             game.record.tags["Termination"] = "drop"
 
 
-def _side_position(position: list[int], side: str, cube: int) -> Position:
+def _side_position(position: list[int], side: Side, cube: int) -> Position:
     """The :class:`Position` of a ``PositionEngine`` seen by ``side``, on roll, with XG's cube
     (``n``: value 2**|n|, owned by player 1, White, when positive, by player 2 when negative)."""
     mine, theirs = [0] * 26, [0] * 26

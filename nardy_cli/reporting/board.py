@@ -18,7 +18,7 @@ from nardy_cli.analysis.aggregates import SIDE_KEYS
 from nardy_cli.core.engine import sequence_text
 from nardy_cli.core.moves import point_name
 from nardy_cli.core.position import Position, opposite_point
-from nardy_cli.core.sides import BAR, BLACK, OFF, SIDE_NAMES, WHITE
+from nardy_cli.core.sides import BAR, BLACK, OFF, SIDE_NAMES, WHITE, Side
 from nardy_cli.core.variants import VARIANTS
 from nardy_cli.replay import GameReplay, action_text, replay
 from nardy_cli.reporting.labels import plural, tr
@@ -45,22 +45,22 @@ class BoardView:
 
     position: Position
     dice: tuple[int, int] | None = None
-    mover: str | None = None
+    mover: Side | None = None
     steps: tuple[tuple[int, int], ...] = ()
     note: str | None = None
     names: tuple[str, str] | None = None
     caption: str | None = None
-    over: tuple[str | None, str | None, int | None] | None = None  # ending, winner, points
+    over: tuple[str | None, Side | None, int | None] | None = None  # ending, winner, points
     bad: int | None = None
     passes: tuple[int, ...] = ()  # crazy nardy: the steps the mover's cascade passes to the side to move
 
 
-def white_point(variant: str, side: str, point: int) -> int:
+def white_point(variant: str, side: Side, point: int) -> int:
     """Where ``side``'s point (1-24, own numbering) is in White's numbering."""
     return point if side == WHITE else opposite_point(variant, point)
 
 
-def board_points(position: Position) -> dict[int, tuple[str, int]]:
+def board_points(position: Position) -> dict[int, tuple[Side, int]]:
     """The occupied points as {point in White's numbering: (side, checkers)}."""
     points = {}
     for point in range(1, 25):
@@ -200,7 +200,7 @@ def _step_marks(view: BoardView) -> dict[int, str]:
     return marks
 
 
-def _white(variant: str, side: str, point: int) -> str:
+def _white(variant: str, side: Side, point: int) -> str:
     return point_name(point) if point in (BAR, OFF) else str(white_point(variant, side, point))
 
 
@@ -211,7 +211,7 @@ def _point(text: str) -> int:
 # --- text --------------------------------------------------------------------------------
 
 
-def _cell(occupant: tuple[str, int] | None, row: int) -> str:
+def _cell(occupant: tuple[Side, int] | None, row: int) -> str:
     """Row ``row`` (0 at the edge) of a stack drawn three characters wide."""
     if occupant is None or occupant[1] <= row:
         return " " * CELL
@@ -220,7 +220,7 @@ def _cell(occupant: tuple[str, int] | None, row: int) -> str:
     return f"{text:^{CELL}}"
 
 
-def _side_text(position: Position, side: str, lang: str) -> str:
+def _side_text(position: Position, side: Side, lang: str) -> str:
     """``White:  pips 167, off 0`` and the checkers on the bar, if any."""
     board = position.board(side)
     text = (f"{tr(SIDE_KEYS[side], lang)}:  {tr('pips', lang)} {position.pips(side)}, "
@@ -271,7 +271,7 @@ def text_diagram(view: BoardView, lang: str = "en") -> str:
         left, right = ("".join(f"{p:^{CELL}}" for p in half[i:i + 6]) for i in (0, 6))
         return f"  {left}{' ' * (CELL + 2)}{right}"
 
-    def rows(half: tuple[int, ...], bar: tuple[str, int], order: range) -> list[str]:
+    def rows(half: tuple[int, ...], bar: tuple[Side, int], order: range) -> list[str]:
         return [" |" + "".join(_cell(points.get(p), r) for p in half[:6]) + "|" + _cell(bar, r) + "|"
                 + "".join(_cell(points.get(p), r) for p in half[6:]) + "|" for r in order]
 
@@ -319,7 +319,7 @@ def _stack_y(point: int, index: int) -> float:
     return HEIGHT - 0.5 - index if point >= 13 else 0.5 + index
 
 
-def _anchor(variant: str, side: str, point: int) -> tuple[float, float]:
+def _anchor(variant: str, side: Side, point: int) -> tuple[float, float]:
     """Where an arrow for ``side``'s point (own numbering, 25 bar, 0 off) starts or ends."""
     if point == BAR:
         return BOARD_WIDTH / 2, HALF + GAP + 0.5 if side == WHITE else HALF - 0.5
@@ -329,12 +329,12 @@ def _anchor(variant: str, side: str, point: int) -> tuple[float, float]:
     return _column_x(physical), _stack_y(physical, 2)
 
 
-def _ink(side: str) -> str:
+def _ink(side: Side) -> str:
     """The colour of text written on ``side``'s checkers and dice."""
     return COLOURS[BLACK] if side == WHITE else COLOURS[WHITE]
 
 
-def _checker(axes: Axes, x: float, y: float, side: str, label: str = "") -> None:
+def _checker(axes: Axes, x: float, y: float, side: Side, label: str = "") -> None:
     from matplotlib.patches import Circle
 
     axes.add_patch(Circle((x, y), CHECKER_RADIUS, facecolor=COLOURS[side], edgecolor="black", linewidth=1))
@@ -382,7 +382,7 @@ def _draw_checkers(axes: Axes, position: Position) -> None:
                       str(count), ha="center", va="center", fontsize=9, fontweight="bold")
 
 
-def _draw_dice(axes: Axes, dice: tuple[int, int], side: str) -> None:
+def _draw_dice(axes: Axes, dice: tuple[int, int], side: Side) -> None:
     from matplotlib.patches import Rectangle
 
     for index, die in enumerate(dice):
