@@ -7,7 +7,9 @@ made, so later faults of the same game are still reported.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from typing import ClassVar
 
 from nardy_cli.core.engine import Engine, Finding, Verdict, game_outcome, outcome_category
 from nardy_cli.core.moves import Move
@@ -25,7 +27,7 @@ from nardy_cli.core.scores import (
 )
 from nardy_cli.core.sides import SIDE_NAMES, WHITE, Side, other
 from nardy_cli.core.variants import VARIANTS
-from nardy_cli.record import STANDARD_TAGS, Action, GameRecord, next_cell
+from nardy_cli.record import STANDARD_TAGS, Action, ActionKind, GameRecord, next_cell
 
 
 @dataclass(frozen=True)
@@ -181,11 +183,11 @@ class _Replayer:
                 continue
             if action.kind != "passed":  # passed steps share the cell of the cascade's roll
                 self.check_number(action)
-            handler = getattr(self, f"on_{action.kind}", None)
+            handler = self.HANDLERS.get(action.kind)
             if handler is None:
                 self.finding(Finding("syntax", f"unknown action {action.kind!r}"), action)
                 continue
-            position = handler(action, position)
+            position = handler(self, action, position)
             if position is None:
                 result.complete = False
                 break
@@ -398,6 +400,12 @@ class _Replayer:
         result.ending, result.winner = "resign", other(action.side)
         result.points = action.value
         return position
+
+    HANDLERS: ClassVar[dict[ActionKind, Callable[[_Replayer, Action, Position], Position | None]]] = {
+        "roll": on_roll, "passed": on_passed, "double": on_double, "take": on_take, "beaver": on_beaver,
+        "drop": on_drop, "resign": on_resign}
+    """The handler of each kind of action: it judges the action and returns the position after it
+    (None when the replay cannot go on)."""
 
     # --- the declared result -------------------------------------------------------
 

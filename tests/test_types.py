@@ -1,0 +1,19 @@
+"""The typed vocabulary: every kind of action has its replay handler, found without getattr."""
+from nardy_cli.core.moves import parse_play
+from nardy_cli.record import ACTION_KINDS, Action, GameRecord
+from nardy_cli.replay import _Replayer, replay
+
+
+def test_every_action_kind_has_a_handler():
+    assert set(_Replayer.HANDLERS) == set(ACTION_KINDS)
+    assert all(handler.__name__ == f"on_{kind}" for kind, handler in _Replayer.HANDLERS.items())
+
+
+def test_an_action_of_no_kind_is_a_finding_and_the_replay_goes_on():
+    record = GameRecord(tags={"Variant": "long"})
+    record.actions = [Action("w", "roll", (6, 5), parse_play("24/13"), line=3, column=1),
+                      Action("b", "castle", line=4, column=1),
+                      Action("b", "roll", (3, 1), parse_play("24/20"), line=5, column=1)]
+    result = replay(record)
+    assert [(f.code, f.message, f.line) for f in result.findings] == [("syntax", "unknown action 'castle'", 4)]
+    assert [turn.legal for turn in result.turns] == [True, True]
