@@ -17,3 +17,9 @@ def test_an_action_of_no_kind_is_a_finding_and_the_replay_goes_on():
     result = replay(record)
     assert [(f.code, f.message, f.line) for f in result.findings] == [("syntax", "unknown action 'castle'", 4)]
     assert [turn.legal for turn in result.turns] == [True, True]
+
+
+def test_the_cube_is_in_play_by_default_in_short_nardy_only():
+    from nardy_cli.core.variants import GULBARA, LONG, SHORT
+
+    assert (LONG.cube, SHORT.cube, GULBARA.cube) == (False, True, False)  # RULES.md: cube=off / on / off

@@ -46,7 +46,8 @@ class Variant:
     (index 0 and 25 map to 0). ``options`` maps each rule option of the game to its
     allowed values, the default first; ``first_turns`` says whether sides on their
     first turn are tracked (the head exception); ``white_starts`` whether the
-    starter always plays White; ``cascade`` whether doubles cascade up to 6-6.
+    starter always plays White; ``cascade`` whether doubles cascade up to 6-6; :attr:`cube` whether the
+    doubling cube is in play by default.
     """
 
     name: VariantName
@@ -63,6 +64,11 @@ class Variant:
     home_mars: bool
     cascade: bool
     options: dict[OptionName, tuple[str, ...]]
+
+    @property
+    def cube(self) -> bool:
+        """Whether the doubling cube is in play unless the rules say otherwise (``cube``'s default)."""
+        return self.options["cube"][0] == "on"
 
 
 def _opposites(opposite: Callable[[int], int]) -> tuple[int, ...]:

@@ -27,7 +27,7 @@ from nardy_cli.core.position import CHECKERS, Position, PositionError, default_f
 from nardy_cli.core.rules import Rules, RulesError
 from nardy_cli.core.scores import Result, Score, final_cube, is_money, match_length, resignation_level
 from nardy_cli.core.sides import BAR, BLACK, OFF, SIDE_NAMES, SIDES, WHITE, Side, other
-from nardy_cli.core.variants import VariantName
+from nardy_cli.core.variants import VARIANTS, VariantName
 from nardy_cli.notations import GameWriter, Target, analysis, gnubg_analysis, without_cascades
 from nardy_cli.record import Action, ActionKind, Evaluation, GameRecord, RecordError
 
@@ -117,10 +117,11 @@ def _rule_settings(tokens: Iterable[str], variant: str, is_match: bool) -> list[
     """The rule options (``key=value``) that GNU Backgammon's RU tokens stand for."""
     tokens = set(tokens)
     settings = ["cube=off" if "NoCube" in tokens else "cube=on"]
-    if variant == "short":
+    options = VARIANTS[variant].options
+    if "jacoby" in options:
         settings.append("jacoby=on" if "Jacoby" in tokens else "jacoby=off")
-        if is_match:
-            settings.append("crawford=on" if tokens & {"Crawford", "CrawfordGame"} else "crawford=off")
+    if is_match and "crawford" in options:
+        settings.append("crawford=on" if tokens & {"Crawford", "CrawfordGame"} else "crawford=off")
     return settings
 
 

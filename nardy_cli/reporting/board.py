@@ -419,7 +419,7 @@ def board_figure(view: BoardView, lang: str = "en") -> Figure:
     axes = figure.add_subplot()
     _draw_board(axes, VARIANTS[position.variant].bar)
     _draw_checkers(axes, position)
-    cube = position.variant == "short" or cube_text(position, lang) is not None
+    cube = VARIANTS[position.variant].cube or cube_text(position, lang) is not None
     if cube:
         _draw_cube(axes, position, lang)
     mover = view.mover or position.turn
