@@ -4,6 +4,8 @@ from dataclasses import replace
 from typing import get_args
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from nardy_cli.core import variants
 from nardy_cli.core.rules import GULBARA, LONG, OPTIONS, SHORT, Rules, RulesError
@@ -126,3 +128,21 @@ def test_the_literal_types_name_the_tables_values():
     assert switch == {"off", "on"}
     assert set(get_args(variants.Scoring)) == {value for values in OPTIONS["scoring"].values() for value in values}
     assert variants.NAMES == get_args(variants.VariantName)
+
+
+ANY_VALUE = sorted({value for values in OPTIONS.values() for by_variant in values.values() for value in by_variant})
+
+
+@given(st.sampled_from(list(TABLES)), st.dictionaries(st.sampled_from(ALL_OPTIONS), st.sampled_from(ANY_VALUE)))
+def test_rules_are_consistent_or_refused(variant, settings):
+    """Whatever is asked for, a Rules holds exactly its variant's options, each with an allowed value."""
+    table = TABLES[variant]
+    consistent = all(option in table and value in table[option] for option, value in settings.items())
+    try:
+        rules = Rules(variant=variant, **settings)
+    except RulesError:
+        assert not consistent
+        return
+    assert consistent
+    assert rules.options() == {option: settings.get(option, values[0]) for option, values in table.items()}
+    assert Rules.parse(str(rules)) == rules
