@@ -11,6 +11,7 @@ from typing import NoReturn, TypeVar
 
 import click
 
+from nardy_cli.analysis import bearoff
 from nardy_cli.analysis.aggregates import Aggregates, RowSink, game_stats, summed
 from nardy_cli.cli.options import Corpus
 from nardy_cli.core.rules import RulesError, check_overrides
@@ -97,8 +98,6 @@ def read_statistics(corpus: Corpus, sinks: Sequence[RowSink] = (),
     """The statistics of every game of ``corpus`` summed (see :func:`~nardy_cli.analysis.aggregates.summed`),
     with its rows handed to ``sinks`` (with turn rows unless ``with_turns`` is False), and the task
     that read them, to end with. How many games have a finding is said on standard error."""
-    from nardy_cli.analysis import bearoff
-
     task = CorpusTask(corpus)
     bearoff.table()  # computed or read once, before the worker processes start
     build = partial(game_stats, with_turns=bool(sinks) if with_turns is None else with_turns)
