@@ -8,7 +8,6 @@ import pytest
 from click.testing import CliRunner
 from matplotlib.patches import Circle, FancyArrowPatch
 
-import nardy_cli.cli.analysis  # noqa: F401  (attaches stats, plot and show to the group)
 from nardy_cli import notations
 from nardy_cli.cli.main import cli
 from nardy_cli.core.position import Position

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from nardy_cli import notations
 from nardy_cli.analysis import exports
-from nardy_cli.cli import main as cli_module
+from nardy_cli.cli import task as cli_module
 from nardy_cli.cli.main import cli
 from nardy_cli.notations.jsonl import game_to_dict
 from nardy_cli.replay import replay

@@ -957,7 +957,7 @@ def test_a_full_disk_or_standard_output_is_a_plain_message(jobs):
 def test_memory_error_is_a_plain_message(monkeypatch):
     def exhausted(*args: object, **kwargs: object) -> Iterator[object]:
         raise MemoryError
-    monkeypatch.setattr("nardy_cli.cli.main.map_games", exhausted)
+    monkeypatch.setattr("nardy_cli.cli.task.map_games", exhausted)
     result = CliRunner().invoke(cli, ["validate", str(SAMPLE)])
     assert result.exit_code == 2 and "error: out of memory" in result.stderr and "report" not in result.stderr
 

@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import nardy_cli.cli.analysis  # noqa: F401  (attaches stats to the group)
 from nardy_cli.cli.main import cli
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -9,7 +9,7 @@ rows themselves are written by :mod:`nardy_cli.reporting.tables`.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -330,3 +330,33 @@ def aggregate(pairs: Iterable[tuple[CorpusGame, GameReplay]]) -> Aggregates:
         aggregates.add(game_stats(game, result))
     aggregates.close()
     return aggregates
+
+
+# What receives each game's rows as the games are summed (see :func:`summed`): its stats, the
+# findings of its match and the rows of the matches it shows to have ended; at the end, no game
+# and the rows of the last matches.
+RowSink = Callable[[GameStats | None, tuple[dict[str, Any], ...], list[dict[str, Any]] | None], None]
+
+
+def summed(per_game: Iterable[GameStats], sinks: Sequence[RowSink] = (), *,
+           legal_only: bool = False) -> tuple[Aggregates, int, int]:
+    """:class:`Aggregates` of the games of ``per_game`` (in corpus order), each game's rows handed to
+    every one of ``sinks`` (``legal_only``: only the games without a finding count); also how many
+    games there were and how many of them have a finding."""
+    aggregates = Aggregates()
+    games = illegal = 0
+    for stats in per_game:
+        games += 1
+        illegal += bool(stats.findings)
+        if legal_only and stats.findings:
+            ended = aggregates.skip(stats)
+            for sink in sinks:
+                sink(None, (), ended)
+            continue
+        found, ended = aggregates.add(stats)
+        for sink in sinks:
+            sink(stats, found, ended)
+    ended = aggregates.close()
+    for sink in sinks:
+        sink(None, (), ended)
+    return aggregates, games, illegal

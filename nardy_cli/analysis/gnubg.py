@@ -13,11 +13,14 @@ import re
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from nardy_cli import notations
+from nardy_cli.matches import Match, MatchChecker, match_game
 from nardy_cli.record import GameRecord
+from nardy_cli.replay import game_rules, replay
+from nardy_cli.run.corpus import CorpusGame
 
 INSTALL_HINT = ("nardy analyse --engine gnubg needs GNU Backgammon's program gnubg: install it with "
                 "'apt-get install gnubg' (Debian, Ubuntu), 'brew install gnubg' (macOS) or from "
@@ -148,3 +151,26 @@ def analysis_rows(output: str, source: str, first_game: int) -> list[dict[str, A
                  "game": number or None}
         rows += [{**where, **row} for row in block_rows(names, values)]
     return rows
+
+
+def short_matches(games: Iterable[CorpusGame], rules: tuple[str, ...] = ()
+                  ) -> Iterator[tuple[Match, list[GameRecord]]]:
+    """Each short-nardy match of ``games`` (in corpus order), as :class:`~nardy_cli.matches.MatchChecker`
+    groups them, with its records, as soon as it ends: what gnubg can analyse."""
+    checker = MatchChecker()
+    records: dict[int, list[GameRecord]] = {}
+
+    def ended() -> Iterator[tuple[Match, list[GameRecord]]]:
+        for match in checker.ended():
+            kept = records.pop(id(match), [])
+            if kept and all(game_rules(record, rules)[0].variant == "short" for record in kept):
+                yield match, kept
+
+    for game in games:
+        result = replay(game.record, rules)
+        checker.add(match_game(game.source, game.index, game.record, result))
+        if checker.current is not None:
+            records.setdefault(id(checker.current), []).append(game.record)
+        yield from ended()
+    checker.close()
+    yield from ended()

@@ -1,0 +1,88 @@
+"""``nardy stats``: the statistics of a corpus, and its full report.
+
+pandas and matplotlib take a second and 100 MB to import, so the modules that use them are
+imported inside the command, after the games are read: every other ``nardy`` command starts as
+fast as before, and worker processes, which only replay and count, are forked from a small parent.
+"""
+from __future__ import annotations
+
+from contextlib import ExitStack
+
+import click
+
+from nardy_cli.analysis.aggregates import GROUPINGS
+from nardy_cli.cli.options import (
+    Corpus,
+    corpus_options,
+    format_option,
+    lang_option,
+    legal_only_option,
+    pass_corpus,
+    usage_errors,
+)
+from nardy_cli.cli.task import read_statistics
+from nardy_cli.reporting.printed import format_standings, format_statistics
+
+
+@click.command(name="stats", short_help="Statistics: wins, mars/koks rates, lengths, dice fairness.")
+@corpus_options
+@legal_only_option
+@click.option("--by", type=click.Choice(GROUPINGS), default="player", show_default=True,
+              help="One row per player (as White or Black), event, variant, file or match.")
+@format_option("table", "csv", "json", "md")
+@click.option("--out", "out_dir", metavar="DIR",
+              help="Also write the full report into DIR: CSV tables, PNG/SVG charts, report.html.")
+@click.option("--force", is_flag=True, help="Replace a report already in DIR.")
+@click.option("--parquet", "parquet_dir", metavar="DIR",
+              help="Also write the per-game and per-turn tables as Parquet files into DIR (needs pyarrow).")
+@click.option("--standings", is_flag=True,
+              help="Print the standings of each event instead: matches, games and points won and lost, Buchholz.")
+@click.option("--min-rolls", type=click.IntRange(min=0), default=0, show_default=True,
+              help="In the dice table, only players with at least this many rolls (none is flagged "
+                   "under 180 rolls either way).")
+@click.option("--top", type=click.IntRange(min=1), help="In the dice table, only the N players with the most rolls.")
+@lang_option
+@usage_errors
+@pass_corpus
+def stats_command(corpus: Corpus, by: str, output_format: str, out_dir: str | None, force: bool,
+                  parquet_dir: str | None, standings: bool, min_rolls: int, top: int | None, lang: str) -> None:
+    """Statistics of every game of every PATH: wins, oin / mars / home mars / koks rates with
+    95 % intervals, game length, first-mover advantage, pips lost, dice fairness and luck
+    (pips rolled, doubles, pips lost per roll, exact bear-off luck).
+
+    CSV and JSON keep machine-readable column names; the table and Markdown
+    formats are labelled in --lang.
+    """
+    from nardy_cli.reporting.tables import report_folder, table_files
+
+    with ExitStack() as tables:  # the row tables are written atomically once every game is read
+        sinks = []
+        if out_dir:
+            folder = report_folder(out_dir, force=force)
+            sinks.append(tables.enter_context(table_files(str(folder), "csv", force=True)))
+        if parquet_dir:
+            sinks.append(tables.enter_context(table_files(parquet_dir, "parquet", force=force)))
+        aggregates, task = read_statistics(corpus, sinks)
+    if parquet_dir:
+        click.echo(f"tables written to {parquet_dir}: games, turns, findings and matches .parquet", err=True)
+    if out_dir:
+        from nardy_cli.reporting.report import write_report
+
+        click.echo(f"report written to {write_report(out_dir, aggregates, lang, force=True)}", err=True)
+    from nardy_cli.reporting.stats import (
+        dice_counts,
+        dice_fairness,
+        luck_table,
+        quality_summary,
+        shortened,
+        standings_table,
+        summarize,
+    )
+
+    if standings:
+        click.echo(format_standings(standings_table(aggregates), output_format, lang))
+    else:
+        fairness = shortened(dice_fairness(dice_counts(aggregates, total=True)), min_rolls, top)
+        click.echo(format_statistics(summarize(aggregates, by), fairness, output_format, lang,
+                                     luck_table(aggregates), quality_summary(aggregates)))
+    task.exit()
