@@ -141,6 +141,18 @@ class Verdict:
         return self.finding is None
 
 
+class Split(NamedTuple):
+    """A recorded play in single-die steps (see :meth:`Engine.split`).
+
+    ``paths`` holds, for each hop written (``13/7``), the points it passes, one per die
+    (``13, 8, 7`` for a 5-1), in the order written; None when the hops do not fit the dice.
+    ``position`` is the position after the play, None when it cannot be made on the board.
+    """
+
+    paths: tuple[tuple[int, ...], ...] | None
+    position: Position | None
+
+
 # Reasons a single step fails, in the mover's terms; turned into findings by _Turn.finding.
 (_NO_CHECKER, _BAR_FIRST, _HEAD, _BEAR_OFF_HOME, _BEAR_OFF_HIGHER, _BLOCKED, _SIX_BLOCK,
  _EXACT_OFF, _EXACT_HOME) = range(9)
@@ -705,6 +717,25 @@ class Engine:
             me[dst] += 1
         return tuple(me), tuple(opp)
 
+    def split(self, position: Position, dice: tuple[int, int], moves: tuple[Move, ...]) -> Split:
+        """A recorded play in single-die steps, for notations that write one step per die (SGF).
+
+        Each hop is split as :meth:`check` plays it when the hops can be played as legal steps
+        of ``dice``; otherwise by the dice alone (see :func:`_paths_by_dice`), so that an illegal
+        play is still written as recorded. Not for a cascade (``ValueError``).
+        """
+        turn = _Turn(self.rules, position, dice)
+        if turn.ordered:
+            raise ValueError("a cascade's steps are played in order: they need no splitting")
+        legs = [leg for move in moves for leg in move.legs]
+        resolved = _LegSearch(turn).run(turn.me, turn.opp, legs, turn.sequence)
+        if resolved is not None:
+            return Split(_hop_paths(legs, resolved[2]), turn.position_after(resolved[0], resolved[1]))
+        paths = _paths_by_dice(turn, legs, turn.sequence)
+        made = legs if paths is None else [hop for path in paths for hop in zip(path, path[1:])]
+        state = self._physical(turn, made)
+        return Split(None if paths is None else tuple(paths), None if state is None else turn.position_after(*state))
+
 
 @lru_cache(maxsize=4096)
 def _dice_paths(distance: int, to_off: bool, dice: tuple[int, ...]) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
@@ -722,6 +753,56 @@ def _dice_paths(distance: int, to_off: bool, dice: tuple[int, ...]) -> list[tupl
 
     extend((), dice, 0)
     return sorted(found.items(), key=lambda entry: len(entry[0]))
+
+
+def _hop_paths(legs: list[tuple[int, int]], steps: tuple[Step, ...]) -> tuple[tuple[int, ...], ...]:
+    """The points each leg passes, one per step, in the order of ``legs``, from ``steps`` that play
+    the legs one after another in some order (as :class:`_LegSearch` finds them)."""
+    def partition(start: int, left: list[tuple[int, int]]) -> list[tuple[int, ...]] | None:
+        if start == len(steps):
+            return None if left else []
+        path = [steps[start].src]
+        for step in steps[start:]:
+            if step.src != path[-1]:
+                break
+            path.append(step.dst)
+            if (path[0], path[-1]) in left:
+                rest = list(left)
+                rest.remove((path[0], path[-1]))
+                found = partition(start + len(path) - 1, rest)
+                if found is not None:
+                    return [tuple(path), *found]
+        return None
+
+    found = partition(0, legs)
+    assert found is not None, "the steps play the legs"
+    by_leg: dict[tuple[int, int], list[tuple[int, ...]]] = {}
+    for path in found:
+        by_leg.setdefault((path[0], path[-1]), []).append(path)
+    return tuple(by_leg[leg].pop() for leg in legs)
+
+
+def _paths_by_dice(turn: _Turn, legs: list[tuple[int, int]], dice: tuple[int, ...]) -> list[tuple[int, ...]] | None:
+    """Each leg's points, one per die, by the dice alone, no rule judged: the fewest dice, then
+    landings on points the opponent holds, then on blots, avoided where the dice allow; None
+    when the legs do not fit the dice."""
+    if not legs:
+        return []
+    (src, dst), opp, opposite = legs[0], turn.opp, turn.opposite
+    held = 2 if turn.hits else 1
+
+    def landings(path: tuple[int, ...]) -> list[int]:
+        return list(accumulate(path[:-1], lambda point, die: point - die, initial=src))[1:]
+
+    def rank(entry: tuple[tuple[int, ...], tuple[int, ...]]) -> tuple[int, int, int]:
+        there = [opp[opposite[point]] for point in landings(entry[0])]
+        return len(entry[0]), sum(n >= held for n in there), sum(turn.hits and n == 1 for n in there)
+
+    for path, rest in sorted(_dice_paths(src - dst, dst == OFF, dice), key=rank):
+        tail = _paths_by_dice(turn, legs[1:], rest)
+        if tail is not None:
+            return [(src, *landings(path), dst), *tail]
+    return None
 
 
 class _LegSearch:
