@@ -1,7 +1,7 @@
 """Hand-checked positions for every rule and every rule option of both games."""
 import pytest
 
-from nardy_cli.core.engine import Engine, game_outcome, outcome_category
+from nardy_cli.core.engine import Engine, FindingStep, game_outcome, outcome_category
 from nardy_cli.core.moves import parse_play
 from nardy_cli.core.position import Position
 from nardy_cli.core.rules import Rules
@@ -179,6 +179,15 @@ def test_dice_and_no_checker_findings():
         "dice: 18/14 cannot be played with the dice left (3) of the roll 63"
     assert finding(SHORT_START, (6, 3), "24/18 13/10 8/5") == "dice: 3 moves for a roll of 63"
     assert finding(SHORT_START, (6, 3), "22/16 13/10") == "no-checker: White has no checker on 22"
+
+
+def test_findings_carry_the_step_their_message_names():
+    assert verdict(SHORT_START, (6, 3), "24/18 18/14").finding.step == FindingStep(18, 14)  # a move no die fits
+    assert verdict(SHORT_START, (6, 1), "8/1").finding.step == FindingStep(2, 1, 1, 1)  # 8/2, then 1 is held
+    # the order that got furthest plays 24/18 24/18 13/7 first: 18/12 is its fourth step
+    assert verdict(SHORT_START, (6, 6), "24/18 24/18 18/12 13/7").finding.step == FindingStep(18, 12, 6, 3)
+    assert verdict(SHORT_START, (6, 3), "22/16 13/10").finding.step is None  # no checker on 22: no step named
+    assert verdict("short w bar,13x14 24x2,6x12,4", (4, 1), "13/9 13/12").finding.step is None
 
 
 def test_chained_moves_expand_avoiding_intermediate_hits():

@@ -10,7 +10,7 @@ permutations. What differs between the games comes from :mod:`nardy_cli.core.var
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import accumulate
 from typing import NamedTuple, cast
@@ -106,16 +106,29 @@ class Play:
 
 
 @dataclass(frozen=True)
+class FindingStep:
+    """The step a finding names: from ``src`` to ``dst`` (25 = bar, 0 = off) with ``die``, the
+    ``index``-th step (from 0) of the play as the engine tried it. ``die`` and ``index`` are None
+    when the finding is about a written move as a whole (``18/14`` that no die left can play)."""
+
+    src: int
+    dst: int
+    die: int | None = None
+    index: int | None = None
+
+
+@dataclass(frozen=True)
 class Finding:
     """Why something recorded is not legal: a code of formats/findings.md and a message.
 
     ``option`` names the rule option and value the verdict depends on
-    (``head=classic``), when one does.
+    (``head=classic``), when one does; ``step`` the step the message names, when it names one.
     """
 
     code: str
     message: str
     option: str | None = None
+    step: FindingStep | None = None
 
     def __str__(self) -> str:
         return f"{self.code}: {self.message}" + (f" ({self.option})" if self.option else "")
@@ -298,10 +311,11 @@ class _Turn:
             return _SIX_BLOCK
         return board_after, opp, _new_step(Step, (src, dst, die, bool(held)))
 
-    def finding(self, reason: int, src: int, die: int) -> Finding:
-        """The finding for a step that failed for ``reason``."""
+    def finding(self, reason: int, src: int, die: int, index: int | None = None) -> Finding:
+        """The finding for a step that failed for ``reason``, the ``index``-th of the play."""
         name, rules = SIDE_NAMES[self.side], self.rules
         target = point_name(max(src - die, 0))
+        step = FindingStep(src, max(src - die, 0), die, index)
         if reason == _NO_CHECKER:
             hint = (" (Black's points are counted from Black's own side: was the play written in "
                     "White's numbering?)" if self.side == BLACK else "")
@@ -322,12 +336,13 @@ class _Turn:
                            "borne off with it", rules.describe("bearoff"))
         if reason == _EXACT_HOME:
             return Finding("bear-off", f"{name} moves {src}/{target} inside the home once all checkers are home",
-                           rules.describe("bearoff"))
+                           rules.describe("bearoff"), step)
         if reason == _BLOCKED:
             held = "made by two or more checkers of" if self.hits else "held by"
-            return Finding("blocked", f"{src}/{target}: point {target} is {held} {SIDE_NAMES[other(self.side)]}")
+            return Finding("blocked", f"{src}/{target}: point {target} is {held} {SIDE_NAMES[other(self.side)]}",
+                           step=step)
         return Finding("six-block", f"{point_name(src)}/{target} builds six points in a row with no "
-                       f"{SIDE_NAMES[other(self.side)]} checker ahead", rules.describe("block"))
+                       f"{SIDE_NAMES[other(self.side)]} checker ahead", rules.describe("block"), step)
 
     # --- whole plays ---------------------------------------------------------------
 
@@ -445,7 +460,7 @@ class _Turn:
                 result = self.step(me, opp, src, die)
                 if not isinstance(result, tuple):
                     if depth > failure[0]:
-                        failure = (depth, self.finding(result, src, die))
+                        failure = (depth, self.finding(result, src, die, depth))
                     continue
                 landed = result[2].dst
                 rest = left[:index] + left[index + 1:]
@@ -492,7 +507,7 @@ class _Turn:
                         board[src] -= 1
                         board[max(src - die, 0)] += 1
                         if not below_target(tuple(board)):
-                            failure = (depth, self.finding(result, src, die))
+                            failure = (depth, self.finding(result, src, die, depth))
                 elif (result[0], depth + 1) not in seen and not below_target(result[0]):
                     seen.add((result[0], depth + 1))
                     stack.append((result[0], result[1], depth + 1, steps + (result[2],)))
@@ -688,7 +703,7 @@ class Engine:
         me = list(turn.me)
         for src, dst in legs:
             if dst != OFF and turn.opp[turn.opposite[dst]]:
-                return turn.finding(_BLOCKED, src, src - dst)
+                return replace(turn.finding(_BLOCKED, src, src - dst), step=FindingStep(src, dst))
             me[src] -= 1
             me[dst] += 1
         return turn.finding(_NO_CHECKER, next(p for p in range(BAR, -1, -1) if me[p] < 0), 0)
@@ -842,7 +857,7 @@ class _LegSearch:
         for die in path:
             result = self.turn.step(me, opp, src, die)
             if result.__class__ is int:
-                self._fail(self.turn.finding(result, src, die), done)
+                self._fail(self.turn.finding(result, src, die, len(steps)), done)
                 return None
             me, opp, step = cast("tuple[Board, Board, Step]", result)
             steps += (step,)
@@ -864,12 +879,12 @@ class _LegSearch:
         return sorted(paths, key=lambda entry: (len(entry[0]), hits_on_the_way(entry[0])))
 
     def _dice_finding(self, src: int, dst: int, dice: tuple[int, ...]) -> Finding:
-        roll = f"{self.turn.dice[0]}{self.turn.dice[1]}"
+        roll, move = f"{self.turn.dice[0]}{self.turn.dice[1]}", FindingStep(src, dst)
         if not dice:
             return Finding("dice", f"{point_name(src)}/{point_name(dst)} is a move too many: the moves before it "
-                           f"use every die of the roll {roll}")
+                           f"use every die of the roll {roll}", step=move)
         return Finding("dice", f"{point_name(src)}/{point_name(dst)} cannot be played "
-                       f"with the dice left ({'/'.join(map(str, dice))}) of the roll {roll}")
+                       f"with the dice left ({'/'.join(map(str, dice))}) of the roll {roll}", step=move)
 
 
 CATEGORIES = ("koks", "home-mars", "mars", "oin")
