@@ -30,7 +30,7 @@ from nardy_cli.record import STANDARD_TAGS, Action, GameRecord, next_cell
 
 @dataclass(frozen=True)
 class GameFinding(Finding):
-    """A finding placed in its game: which turn, which side, where in the file."""
+    """A :class:`~nardy_cli.core.engine.Finding` placed in its game: which turn, which side, where in the file."""
 
     turn: int | None = None
     move_number: int | None = None

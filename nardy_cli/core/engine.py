@@ -312,10 +312,10 @@ class _Turn:
         return board_after, opp, _new_step(Step, (src, dst, die, bool(held)))
 
     def finding(self, reason: int, src: int, die: int, index: int | None = None) -> Finding:
-        """The finding for a step that failed for ``reason``, the ``index``-th of the play."""
+        """The finding for a step that failed for ``reason``, the ``index``-th of the play tried."""
         name, rules = SIDE_NAMES[self.side], self.rules
-        target = point_name(max(src - die, 0))
-        step = FindingStep(src, max(src - die, 0), die, index)
+        end = max(src - die, 0)
+        target, step = point_name(end), FindingStep(src, end, die, index)
         if reason == _NO_CHECKER:
             hint = (" (Black's points are counted from Black's own side: was the play written in "
                     "White's numbering?)" if self.side == BLACK else "")
@@ -736,8 +736,10 @@ class Engine:
         """A recorded play in single-die steps, for notations that write one step per die (SGF).
 
         Each hop is split as :meth:`check` plays it when the hops can be played as legal steps
-        of ``dice``; otherwise by the dice alone (see :func:`_paths_by_dice`), so that an illegal
-        play is still written as recorded. Not for a cascade (``ValueError``).
+        of ``dice``; otherwise by the dice alone, no rule judged (the fewest dice, landings on points
+        the opponent holds, then on blots, avoided where the dice allow), and the steps are then
+        made as far as the board allows, so that an illegal play is still written as recorded.
+        Not for a cascade (``ValueError``).
         """
         turn = _Turn(self.rules, position, dice)
         if turn.ordered:
