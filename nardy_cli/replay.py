@@ -31,21 +31,15 @@ from nardy_cli.record import STANDARD_TAGS, Action, ActionKind, GameRecord, next
 
 
 @dataclass(frozen=True)
-class GameFinding:
-    """A finding placed in its game: which turn, which side, where in the file."""
+class GameFinding(Finding):
+    """A :class:`~nardy_cli.core.engine.Finding` placed in its game: which turn, which side, where in the file."""
 
-    code: str
-    message: str
-    option: str | None = None
     turn: int | None = None
     move_number: int | None = None
     side: Side | None = None
     action: str | None = None
     line: int = 0
     column: int = 0
-
-    def __str__(self) -> str:
-        return f"{self.code}: {self.message}" + (f" ({self.option})" if self.option else "")
 
 
 @dataclass(frozen=True)
@@ -157,7 +151,7 @@ class _Replayer:
     def finding(self, finding: Finding, action: Action | None, *, side: Side | None = None,
                 turn: int | None = None) -> None:
         self.result.findings.append(GameFinding(
-            finding.code, finding.message, finding.option,
+            finding.code, finding.message, finding.option, finding.step,
             turn=turn if turn is not None else (self.turn_index or None),
             move_number=action.number if action else None,
             side=side or (action.side if action else None),

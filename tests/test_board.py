@@ -2,6 +2,7 @@
 import io
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,7 @@ from matplotlib.patches import Circle, FancyArrowPatch
 
 from nardy_cli import notations
 from nardy_cli.cli.main import cli
+from nardy_cli.core.engine import FindingStep
 from nardy_cli.core.position import Position
 from nardy_cli.core.sides import BLACK, WHITE
 from nardy_cli.replay import replay
@@ -121,6 +123,18 @@ def test_turn_view_of_illegal_rolls_marks_the_steps():
     assert " >> 24/20 13/10 = 1/5 12/15 (in White's numbering)" in text and " !! blocked: 24/20" in text
     with pytest.raises(ValueError, match="no replayed roll 7: its rolls are 1-6"):
         turn_view(result, 7)
+
+
+def test_turn_view_marks_the_step_a_finding_carries_not_its_words():
+    result = replayed_illegal_game()
+    stopped = next(finding for finding in result.findings if finding.code == "blocked")
+    assert stopped.step == FindingStep(24, 20, 4, 1)  # 13/10 made first, 24/20 the second step
+    worded = replace(stopped, message="a message naming 13/10 but about another step")
+    result.findings[result.findings.index(stopped)] = worded
+    assert turn_view(result).bad == 0  # 24/20, the step the finding carries
+    result.findings[result.findings.index(worded)] = replace(stopped, step=FindingStep(8, 4, 4, 1))
+    view = turn_view(result)
+    assert view.steps == ((24, 20), (13, 10), (8, 4)) and view.bad == 2  # a step not written: drawn too
 
 
 def test_board_figure_draws_checkers_arrows_and_the_finding():

@@ -1,7 +1,7 @@
 """Hand-checked positions for every rule and every rule option of both games."""
 import pytest
 
-from nardy_cli.core.engine import Engine, game_outcome, outcome_category
+from nardy_cli.core.engine import Engine, FindingStep, game_outcome, outcome_category
 from nardy_cli.core.moves import parse_play
 from nardy_cli.core.position import Position
 from nardy_cli.core.rules import Rules
@@ -181,6 +181,15 @@ def test_dice_and_no_checker_findings():
     assert finding(SHORT_START, (6, 3), "22/16 13/10") == "no-checker: White has no checker on 22"
 
 
+def test_findings_carry_the_step_their_message_names():
+    assert verdict(SHORT_START, (6, 3), "24/18 18/14").finding.step == FindingStep(18, 14)  # a move no die fits
+    assert verdict(SHORT_START, (6, 1), "8/1").finding.step == FindingStep(2, 1, 1, 1)  # 8/2, then 1 is held
+    # the order that got furthest plays 24/18 24/18 13/7 first: 18/12 is its fourth step
+    assert verdict(SHORT_START, (6, 6), "24/18 24/18 18/12 13/7").finding.step == FindingStep(18, 12, 6, 3)
+    assert verdict(SHORT_START, (6, 3), "22/16 13/10").finding.step is None  # no checker on 22: no step named
+    assert verdict("short w bar,13x14 24x2,6x12,4", (4, 1), "13/9 13/12").finding.step is None
+
+
 def test_chained_moves_expand_avoiding_intermediate_hits():
     v = verdict("short w 13x15 19,14", (4, 2), "13/7")  # Black blot on White's 11 (Black 14)
     assert v.legal and [str(s) for s in v.play.steps] == ["13/9", "9/7"]
@@ -239,3 +248,54 @@ def test_long_scoring_schemes(scoring, koks, home_mars, mars):
     assert game_outcome(rules, Position.parse("long b - 12,6x14 -")).points == mars
     assert game_outcome(rules, Position.parse("long b - 6x14 -")).points == 1
     assert game_outcome(rules, Position.parse("long b - 6x14 -")).category == "oin"
+
+
+# --- splitting a recorded play into single-die steps (the SGF writer's question) -------------
+
+def split(position: str, dice: tuple[int, int], play: str, rules: str = ""):
+    start = Position.parse(position)
+    return Engine(Rules.parse(f"{start.variant} {rules}")).split(start, dice, parse_play(play))
+
+
+def test_split_lands_where_the_rules_let_the_checker_stop():
+    assert split(SHORT_START, (6, 1), "13/6").paths == ((13, 7, 6),)  # White's 12 is Black's 13
+    assert split("short w 24x2,13x5,8x3,6x5 24x2,21x2,13x3,8x3,6x5", (4, 1), "8/3").paths == (
+        (8, 7, 3),)  # the 4 first would land on Black's 21 (White's 4)
+    assert split("short w 13x15 19,14", (4, 2), "13/7").paths == ((13, 9, 7),)  # no hit on the way
+    # 10/4 4/off would bear off past the checkers on 5: the 5 first
+    assert split("short w 10,5x2,4x12 24x15", (6, 5), "10/off").paths == ((10, 5, 0),)
+
+
+def test_split_keeps_the_written_order_and_doubles():
+    assert split(SHORT_START, (3, 3), "13/10 13/7").paths == ((13, 10), (13, 10, 7))
+    assert split(SHORT_START, (6, 6), "24/12(2)").paths is not None  # blocked: split by the dice alone
+    assert split(SHORT_START, (6, 6), "24/18(2) 13/1").paths == ((24, 18), (24, 18), (13, 7, 1))
+    entered = split("short w bar,24,13x5,8x3,6x5 24x2,13x5,8x3,6x5", (6, 3), "13/7 bar/22")
+    assert entered.paths == ((13, 7), (25, 22))  # played bar first, written as recorded
+
+
+@pytest.mark.parametrize("position,dice,play", [
+    (SHORT_START, (6, 1), "13/7 8/7"), (SHORT_START, (4, 2), "13/7 6/4 8/2"),
+    ("long w 24x14,13 24x15", (6, 5), "24/13 13/2"), (LONG_START, (5, 3), "24/16"),
+    ("short w 10,5x2,4x12 24x15", (6, 5), "10/off 4/off")])
+def test_split_position_is_the_checked_play_position(position, dice, play):
+    checked = verdict(position, dice, play)
+    assert split(position, dice, play).position == checked.position
+
+
+def test_split_of_a_play_the_rules_forbid_is_by_the_dice_alone():
+    on_bar = "short w bar,24,13x5,8x3,6x5 24x2,13x5,8x3,6x5"
+    assert split(on_bar, (6, 1), "13/6").paths == ((13, 7, 6),)  # illegal (the bar first), made as written
+    after = split(on_bar, (6, 1), "13/6").position
+    assert after is not None and after.white[25] == 1 and after.white[6] == 6 and after.turn == "b"
+    held = "short w bar,24,13x5,8x3,6x5 24x2,18x2,16x2,13,8x3,6x5"  # White's 7 held, a blot on 12
+    assert split(held, (6, 1), "13/6").paths == ((13, 12, 6),)  # the blot before the held point
+    assert split(held, (6, 1), "13/6").position.black[25] == 1  # and hit on the way
+    assert split(SHORT_START, (6, 5), "13/10").paths is None  # no die fits: nothing to split
+    assert split(SHORT_START, (6, 5), "13/10").position.white[10] == 1
+    assert split(SHORT_START, (6, 1), "20/14").position is None  # no checker on 20: no board after it
+
+
+def test_split_refuses_a_cascade():
+    with pytest.raises(ValueError, match="cascade"):
+        Engine(Rules.preset("gulbara")).split(Position.start("gulbara"), (4, 4), parse_play("24/20"))

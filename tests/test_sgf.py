@@ -372,6 +372,17 @@ def test_combined_moves_are_split_into_open_steps() -> None:
     assert [m.path for m in back.actions[3].moves] == [(6, 3), (3, 2)]  # 6/5 would hit White's 20
 
 
+def test_plays_are_split_as_the_engine_plays_them() -> None:
+    """The engine splits a hop into dice (issue 12): a legal play into legal steps, an illegal one by the
+    dice alone, as recorded."""
+    bear_off = GameRecord(tags={"Variant": "short", "Position": "short w 10,5x2,4x12 24x15"}, actions=[
+        Action(WHITE, "roll", dice=(6, 5), moves=parse_play("10/off"))])
+    assert ";W[65jeez]" in write([bear_off])[0]  # 10/5 5/off: 10/4 4/off would pass the checkers on 5
+    on_bar = GameRecord(tags={"Variant": "short", "Position": "short w bar,24,13x5,8x3,6x5 24x2,18x2,16x2,13,8x3,6x5"},
+                        actions=[Action(WHITE, "roll", dice=(6, 1), moves=parse_play("13/6"))])
+    assert ";W[61mllf]" in write([on_bar])[0]  # the bar first: illegal; 13/12* 12/6, as 13/7 is held
+
+
 def test_hit_marks_and_a_contradicting_result_tag_are_named() -> None:
     """Issue 15.4: what SGF cannot carry is named for every game, every time it is written."""
     game = GameRecord(tags={"Variant": "short", "Result": "2-0"}, result="1-0", actions=[
@@ -447,6 +458,16 @@ def test_gnubg_loads_a_written_position(tmp_path: Path) -> None:
     assert complaints == []
     assert saved.tags["Position"] == position
     assert comparable(saved.actions) == comparable(game.actions)
+
+
+@pytest.mark.skipif(GNUBG is None, reason="GNU Backgammon (gnubg) is not installed")
+def test_gnubg_loads_a_bear_off_split_into_legal_steps(tmp_path: Path) -> None:
+    position = "short w 10,5x2,4x12 24x15"
+    game = GameRecord(tags={"Variant": "short", "MatchLength": "0", "Position": position},
+                      actions=[Action(WHITE, "roll", dice=(6, 5), moves=parse_play("10/off"))])
+    complaints, (saved,) = gnubg_resave(tmp_path, "bear_off.sgf", write([game])[0])
+    assert complaints == []
+    assert [m.path for m in saved.actions[0].moves] == [(10, 5), (5, 0)]
 
 
 @pytest.mark.skipif(GNUBG is None, reason="GNU Backgammon (gnubg) is not installed")

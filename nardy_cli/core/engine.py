@@ -10,7 +10,7 @@ permutations. What differs between the games comes from :mod:`nardy_cli.core.var
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import accumulate
 from typing import NamedTuple, cast
@@ -106,16 +106,29 @@ class Play:
 
 
 @dataclass(frozen=True)
+class FindingStep:
+    """The step a finding names: from ``src`` to ``dst`` (25 = bar, 0 = off) with ``die``, the
+    ``index``-th step (from 0) of the play as the engine tried it. ``die`` and ``index`` are None
+    when the finding is about a written move as a whole (``18/14`` that no die left can play)."""
+
+    src: int
+    dst: int
+    die: int | None = None
+    index: int | None = None
+
+
+@dataclass(frozen=True)
 class Finding:
     """Why something recorded is not legal: a code of formats/findings.md and a message.
 
     ``option`` names the rule option and value the verdict depends on
-    (``head=classic``), when one does.
+    (``head=classic``), when one does; ``step`` the step the message names, when it names one.
     """
 
     code: str
     message: str
     option: str | None = None
+    step: FindingStep | None = None
 
     def __str__(self) -> str:
         return f"{self.code}: {self.message}" + (f" ({self.option})" if self.option else "")
@@ -139,6 +152,18 @@ class Verdict:
     @property
     def legal(self) -> bool:
         return self.finding is None
+
+
+class Split(NamedTuple):
+    """A recorded play in single-die steps (see :meth:`Engine.split`).
+
+    ``paths`` holds, for each hop written (``13/7``), the points it passes, one per die
+    (``13, 8, 7`` for a 5-1), in the order written; None when the hops do not fit the dice.
+    ``position`` is the position after the play, None when it cannot be made on the board.
+    """
+
+    paths: tuple[tuple[int, ...], ...] | None
+    position: Position | None
 
 
 # Reasons a single step fails, in the mover's terms; turned into findings by _Turn.finding.
@@ -286,10 +311,11 @@ class _Turn:
             return _SIX_BLOCK
         return board_after, opp, _new_step(Step, (src, dst, die, bool(held)))
 
-    def finding(self, reason: int, src: int, die: int) -> Finding:
-        """The finding for a step that failed for ``reason``."""
+    def finding(self, reason: int, src: int, die: int, index: int | None = None) -> Finding:
+        """The finding for a step that failed for ``reason``, the ``index``-th of the play tried."""
         name, rules = SIDE_NAMES[self.side], self.rules
-        target = point_name(max(src - die, 0))
+        end = max(src - die, 0)
+        target, step = point_name(end), FindingStep(src, end, die, index)
         if reason == _NO_CHECKER:
             hint = (" (Black's points are counted from Black's own side: was the play written in "
                     "White's numbering?)" if self.side == BLACK else "")
@@ -310,12 +336,13 @@ class _Turn:
                            "borne off with it", rules.describe("bearoff"))
         if reason == _EXACT_HOME:
             return Finding("bear-off", f"{name} moves {src}/{target} inside the home once all checkers are home",
-                           rules.describe("bearoff"))
+                           rules.describe("bearoff"), step)
         if reason == _BLOCKED:
             held = "made by two or more checkers of" if self.hits else "held by"
-            return Finding("blocked", f"{src}/{target}: point {target} is {held} {SIDE_NAMES[other(self.side)]}")
+            return Finding("blocked", f"{src}/{target}: point {target} is {held} {SIDE_NAMES[other(self.side)]}",
+                           step=step)
         return Finding("six-block", f"{point_name(src)}/{target} builds six points in a row with no "
-                       f"{SIDE_NAMES[other(self.side)]} checker ahead", rules.describe("block"))
+                       f"{SIDE_NAMES[other(self.side)]} checker ahead", rules.describe("block"), step)
 
     # --- whole plays ---------------------------------------------------------------
 
@@ -433,7 +460,7 @@ class _Turn:
                 result = self.step(me, opp, src, die)
                 if not isinstance(result, tuple):
                     if depth > failure[0]:
-                        failure = (depth, self.finding(result, src, die))
+                        failure = (depth, self.finding(result, src, die, depth))
                     continue
                 landed = result[2].dst
                 rest = left[:index] + left[index + 1:]
@@ -480,7 +507,7 @@ class _Turn:
                         board[src] -= 1
                         board[max(src - die, 0)] += 1
                         if not below_target(tuple(board)):
-                            failure = (depth, self.finding(result, src, die))
+                            failure = (depth, self.finding(result, src, die, depth))
                 elif (result[0], depth + 1) not in seen and not below_target(result[0]):
                     seen.add((result[0], depth + 1))
                     stack.append((result[0], result[1], depth + 1, steps + (result[2],)))
@@ -676,7 +703,7 @@ class Engine:
         me = list(turn.me)
         for src, dst in legs:
             if dst != OFF and turn.opp[turn.opposite[dst]]:
-                return turn.finding(_BLOCKED, src, src - dst)
+                return replace(turn.finding(_BLOCKED, src, src - dst), step=FindingStep(src, dst))
             me[src] -= 1
             me[dst] += 1
         return turn.finding(_NO_CHECKER, next(p for p in range(BAR, -1, -1) if me[p] < 0), 0)
@@ -705,6 +732,27 @@ class Engine:
             me[dst] += 1
         return tuple(me), tuple(opp)
 
+    def split(self, position: Position, dice: tuple[int, int], moves: tuple[Move, ...]) -> Split:
+        """A recorded play in single-die steps, for notations that write one step per die (SGF).
+
+        Each hop is split as :meth:`check` plays it when the hops can be played as legal steps
+        of ``dice``; otherwise by the dice alone, no rule judged (the fewest dice, landings on points
+        the opponent holds, then on blots, avoided where the dice allow), and the steps are then
+        made as far as the board allows, so that an illegal play is still written as recorded.
+        Not for a cascade (``ValueError``).
+        """
+        turn = _Turn(self.rules, position, dice)
+        if turn.ordered:
+            raise ValueError("a cascade's steps are played in order: they need no splitting")
+        legs = [leg for move in moves for leg in move.legs]
+        resolved = _LegSearch(turn).run(turn.me, turn.opp, legs, turn.sequence)
+        if resolved is not None:
+            return Split(_hop_paths(legs, resolved[2]), turn.position_after(resolved[0], resolved[1]))
+        paths = _paths_by_dice(turn, legs, turn.sequence)
+        made = legs if paths is None else [hop for path in paths for hop in zip(path, path[1:])]
+        state = self._physical(turn, made)
+        return Split(None if paths is None else tuple(paths), None if state is None else turn.position_after(*state))
+
 
 @lru_cache(maxsize=4096)
 def _dice_paths(distance: int, to_off: bool, dice: tuple[int, ...]) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
@@ -722,6 +770,56 @@ def _dice_paths(distance: int, to_off: bool, dice: tuple[int, ...]) -> list[tupl
 
     extend((), dice, 0)
     return sorted(found.items(), key=lambda entry: len(entry[0]))
+
+
+def _hop_paths(legs: list[tuple[int, int]], steps: tuple[Step, ...]) -> tuple[tuple[int, ...], ...]:
+    """The points each leg passes, one per step, in the order of ``legs``, from ``steps`` that play
+    the legs one after another in some order (as :class:`_LegSearch` finds them)."""
+    def partition(start: int, left: list[tuple[int, int]]) -> list[tuple[int, ...]] | None:
+        if start == len(steps):
+            return None if left else []
+        path = [steps[start].src]
+        for step in steps[start:]:
+            if step.src != path[-1]:
+                break
+            path.append(step.dst)
+            if (path[0], path[-1]) in left:
+                rest = list(left)
+                rest.remove((path[0], path[-1]))
+                found = partition(start + len(path) - 1, rest)
+                if found is not None:
+                    return [tuple(path), *found]
+        return None
+
+    found = partition(0, legs)
+    assert found is not None, "the steps play the legs"
+    by_leg: dict[tuple[int, int], list[tuple[int, ...]]] = {}
+    for path in found:
+        by_leg.setdefault((path[0], path[-1]), []).append(path)
+    return tuple(by_leg[leg].pop() for leg in legs)
+
+
+def _paths_by_dice(turn: _Turn, legs: list[tuple[int, int]], dice: tuple[int, ...]) -> list[tuple[int, ...]] | None:
+    """Each leg's points, one per die, by the dice alone, no rule judged: the fewest dice, then
+    landings on points the opponent holds, then on blots, avoided where the dice allow; None
+    when the legs do not fit the dice."""
+    if not legs:
+        return []
+    (src, dst), opp, opposite = legs[0], turn.opp, turn.opposite
+    held = 2 if turn.hits else 1
+
+    def landings(path: tuple[int, ...]) -> list[int]:
+        return list(accumulate(path[:-1], lambda point, die: point - die, initial=src))[1:]
+
+    def rank(entry: tuple[tuple[int, ...], tuple[int, ...]]) -> tuple[int, int, int]:
+        there = [opp[opposite[point]] for point in landings(entry[0])]
+        return len(entry[0]), sum(n >= held for n in there), sum(turn.hits and n == 1 for n in there)
+
+    for path, rest in sorted(_dice_paths(src - dst, dst == OFF, dice), key=rank):
+        tail = _paths_by_dice(turn, legs[1:], rest)
+        if tail is not None:
+            return [(src, *landings(path), dst), *tail]
+    return None
 
 
 class _LegSearch:
@@ -761,7 +859,7 @@ class _LegSearch:
         for die in path:
             result = self.turn.step(me, opp, src, die)
             if result.__class__ is int:
-                self._fail(self.turn.finding(result, src, die), done)
+                self._fail(self.turn.finding(result, src, die, len(steps)), done)
                 return None
             me, opp, step = cast("tuple[Board, Board, Step]", result)
             steps += (step,)
@@ -783,12 +881,12 @@ class _LegSearch:
         return sorted(paths, key=lambda entry: (len(entry[0]), hits_on_the_way(entry[0])))
 
     def _dice_finding(self, src: int, dst: int, dice: tuple[int, ...]) -> Finding:
-        roll = f"{self.turn.dice[0]}{self.turn.dice[1]}"
+        roll, move = f"{self.turn.dice[0]}{self.turn.dice[1]}", FindingStep(src, dst)
         if not dice:
             return Finding("dice", f"{point_name(src)}/{point_name(dst)} is a move too many: the moves before it "
-                           f"use every die of the roll {roll}")
+                           f"use every die of the roll {roll}", step=move)
         return Finding("dice", f"{point_name(src)}/{point_name(dst)} cannot be played "
-                       f"with the dice left ({'/'.join(map(str, dice))}) of the roll {roll}")
+                       f"with the dice left ({'/'.join(map(str, dice))}) of the roll {roll}", step=move)
 
 
 CATEGORIES = ("koks", "home-mars", "mars", "oin")

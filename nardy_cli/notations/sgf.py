@@ -15,13 +15,13 @@ module follows GNU Backgammon. ``formats/sgf.md`` says what is kept and lost.
 """
 from __future__ import annotations
 
-import itertools
 import re
 from collections.abc import Generator, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import cast
 
 from nardy_cli import __version__
+from nardy_cli.core.engine import Engine, Split
 from nardy_cli.core.moves import Move
 from nardy_cli.core.position import CHECKERS, Position, PositionError, default_first, opposite_point
 from nardy_cli.core.rules import Rules, RulesError
@@ -827,81 +827,6 @@ def read_games(lines: Iterable[str], source: str = "") -> Iterator[GameRecord]:
 # --- writing ----------------------------------------------------------------------
 
 
-class _PlayTracker:
-    """Both sides' checkers, followed through a game to split written plays into dice steps.
-
-    SGF needs one (from, to) pair per die; a record may write ``13/6`` for a 6-1. The
-    tracker picks the intermediate point that is open and hits nothing the record
-    does not mark. It judges no legality: that is the engine's work.
-    """
-
-    def __init__(self, variant: str, start: Position) -> None:
-        self.variant = variant
-        self.counts: Counts = {WHITE: list(start.white), BLACK: list(start.black)}
-
-    def opponents_at(self, side: Side, point: int) -> int:
-        """Opposing checkers on ``point`` of ``side``'s numbering."""
-        if not 1 <= point <= 24:
-            return 0
-        return self.counts[other(side)][opposite_point(self.variant, point)]
-
-    def _step(self, side: Side, start: int, end: int) -> None:
-        own = self.counts[side]
-        own[start] = max(own[start] - 1, 0)
-        own[end] += 1
-        if self.variant == "short" and end != OFF and self.opponents_at(side, end) == 1:
-            self.counts[other(side)][opposite_point(self.variant, end)] = 0
-            self.counts[other(side)][BAR] += 1
-
-    def _ways(self, side: Side, start: int, end: int, pool: list[int]) -> list[tuple[tuple[int, ...], list[int]]]:
-        """Ways to go start->end with the fewest dice of ``pool``, best first: (landings, dice left)."""
-        distance = start - end
-        closed = 1 if self.variant == "long" else 2
-        for size in range(1, len(pool) + 1):
-            ranked: dict[tuple[int, ...], tuple[tuple[int, int, int, tuple[int, ...]], tuple[int, ...], list[int]]]
-            ranked = {}
-            for chosen in itertools.permutations(range(len(pool)), size):
-                dice = tuple(pool[i] for i in chosen)
-                total = sum(dice)
-                landings = tuple(start - sum(dice[:i]) for i in range(1, size))
-                if dice in ranked or any(point <= 0 for point in landings):
-                    continue
-                if total != distance and (end != OFF or total < distance or total - dice[-1] >= distance):
-                    continue
-                blocked = sum(self.opponents_at(side, point) >= closed for point in landings)
-                blots = sum(self.variant == "short" and self.opponents_at(side, point) == 1 for point in landings)
-                rank = (total - distance, blocked, blots, tuple(-die for die in dice))
-                ranked[dice] = (rank, landings + (end,), [pool[i] for i in range(len(pool)) if i not in chosen])
-            if ranked:
-                return [(landings, left) for _, landings, left in sorted(ranked.values(), key=lambda way: way[0])]
-        return []
-
-    def _assign(self, side: Side, segments: list[tuple[int, int]], pool: list[int]) -> list[tuple[int, ...]] | None:
-        """Landings for each segment using the dice of ``pool``; None when they do not fit."""
-        if not segments:
-            return []
-        start, end = segments[0]
-        for landings, left in self._ways(side, start, end, pool):
-            rest = self._assign(side, segments[1:], left)
-            if rest is not None:
-                return [landings, *rest]
-        return None
-
-    def split(self, side: Side, dice: tuple[int, int], moves: tuple[Move, ...]) -> tuple[list[tuple[int, int]], bool]:
-        """The (from, to) single-die steps of a play, and whether they fit the dice."""
-        segments = [(start, end) for move in moves for _ in range(move.count)
-                    for start, end in zip(move.path, move.path[1:])]
-        pool = [dice[0]] * 4 if dice[0] == dice[1] else list(dice)
-        assigned = self._assign(side, segments, pool) if len(segments) <= len(pool) else None
-        steps: list[tuple[int, int]] = []
-        for index, (start, end) in enumerate(segments):
-            for landing in (assigned[index] if assigned else (end,)):
-                steps.append((start, landing))
-                self._step(side, start, landing)
-                start = landing
-        return steps, assigned is not None
-
-
 class _GameTree:
     """The SGF text of one record; ``warnings`` name what it could not express."""
 
@@ -914,6 +839,7 @@ class _GameTree:
         self.warnings: list[str] = []
         self.regrouped = 0  # plays whose moves SGF writes otherwise grouped
         self.start = self._start()
+        self.rules = self._judged_under()
 
     def _start(self) -> Position:
         text = self.tags.get("Position")
@@ -999,13 +925,16 @@ class _GameTree:
             self.used.add(RAW_TAG_PREFIX + "MI")
         return "MI" + "".join(parts) if parts else ""
 
+    def _judged_under(self) -> Rules:
+        """The rules of the Rules tag, or the variant's preset when the tag does not fit it."""
+        try:
+            return Rules.parse(self.tags.get("Rules", ""), base=self.variant)
+        except RulesError:
+            return Rules.preset(self.variant)  # the tag goes to NT as it is
+
     def _rules(self) -> str:
         """RU's tokens for the Rules, Crawford and Variant tags and the kept SGFRules."""
-        tags, variant, is_match = self.tags, self.variant, _is_match(self.tags)
-        try:
-            rules = Rules.parse(tags.get("Rules", ""), base=variant)
-        except RulesError:
-            rules = Rules.preset(variant)  # the tag goes to NT as it is
+        tags, variant, is_match, rules = self.tags, self.variant, _is_match(self.tags), self.rules
         tokens = []
         if rules.cube == "off":
             tokens.append("NoCube")
@@ -1111,7 +1040,7 @@ class _GameTree:
                                  "single steps ('13/7/6' and '13/6' become '13/7 7/6', '6/4(2)' '6/4 6/4')")
 
     def _each_action_node(self) -> list[str]:
-        tracker = _PlayTracker(self.variant, self.start)
+        engine, position = Engine(self.rules), self.start
         actions = self.record.actions
         nodes: list[str] = []
         for number, action in enumerate(actions, 1):
@@ -1135,7 +1064,11 @@ class _GameTree:
                 if action.moves is None:
                     node = f";PL[{letter}]DI[{dice}]"
                 else:
-                    node = f";{letter}[{dice}{self._steps(tracker, action, where)}]"
+                    if position.turn != action.side:
+                        position = replace(position, turn=action.side)
+                    split = engine.split(position, action.dice, action.moves)
+                    node = f";{letter}[{dice}{self._steps(split, action, where)}]"
+                    position = split.position or position  # a play off the board: the board before it
             else:
                 self.warnings.append(f"{where}: {action.kind} with dice {action.dice} has no SGF form; left out")
                 continue
@@ -1151,13 +1084,13 @@ class _GameTree:
                 nodes.append(f";{SIDE_LETTER[doubler]}[take]")  # SGF's doubler accepts the beaver
         return nodes
 
-    def _steps(self, tracker: _PlayTracker, action: Action, where: str) -> str:
+    def _steps(self, split: Split, action: Action, where: str) -> str:
         assert action.dice is not None and action.moves is not None
-        steps, fits = tracker.split(action.side, action.dice, action.moves)
-        if any(move.count > 1 for move in action.moves) or \
-                list(steps) != [leg for move in action.moves for leg in move.legs]:
+        legs = [leg for move in action.moves for leg in move.legs]
+        steps = legs if split.paths is None else [hop for path in split.paths for hop in zip(path, path[1:])]
+        if any(move.count > 1 for move in action.moves) or steps != legs:
             self.regrouped += 1
-        if not fits:
+        if split.paths is None:
             self.warnings.append(f"{where}: play {action.play_text!r} does not split into single steps of "
                                  f"{action.dice[0]}-{action.dice[1]}; its moves are written whole")
         if len(steps) > 4:

@@ -8,7 +8,6 @@ in the middle: White's checkers on it above, Black's below.
 """
 from __future__ import annotations
 
-import re
 import textwrap
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -33,8 +32,6 @@ MARKS = {WHITE: "O", BLACK: "X"}
 TOP = tuple(range(13, 25))
 BOTTOM = tuple(range(12, 0, -1))
 CELL = 3
-
-_STEP_RE = re.compile(r"\b(bar|\d{1,2})/(off|\d{1,2})\b")
 
 
 @dataclass(frozen=True)
@@ -108,10 +105,10 @@ def turn_view(result: GameReplay, turn: int | None = None, *, before: bool = Fal
                      passes=passes)
     if not findings:
         return view
-    named = next((match for match in (_STEP_RE.search(f.message) for f in findings) if match), None)
+    named = next((finding.step for finding in findings if finding.step), None)
     bad = None
     if named:
-        step = (_point(named.group(1)), _point(named.group(2)))
+        step = (named.src, named.dst)
         bad = steps.index(step) if step in steps else None
         if bad is None:
             steps, bad = (*steps, step), len(steps)
@@ -202,10 +199,6 @@ def _step_marks(view: BoardView) -> dict[int, str]:
 
 def _white(variant: str, side: Side, point: int) -> str:
     return point_name(point) if point in (BAR, OFF) else str(white_point(variant, side, point))
-
-
-def _point(text: str) -> int:
-    return BAR if text == "bar" else OFF if text == "off" else int(text)
 
 
 # --- text --------------------------------------------------------------------------------
