@@ -1,11 +1,14 @@
 """Short nardy's legal plays against GNU Backgammon's, on thousands of positions from random games."""
 import random
 
+import pytest
+
 from gnubg_judge import legal_results_many, require_gnubg_cli, require_gnubg_module, safe_to_compare
 from nardy_cli.core.engine import Engine
 from nardy_cli.core.position import Position
 from nardy_cli.core.rules import Rules
 
+pytestmark = pytest.mark.gnubg
 SHORT = Engine(Rules.preset("short"))
 
 

@@ -36,6 +36,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from locations import CORPORA, ROOT, corpus_files
 from nardy_cli import notations
 from nardy_cli.analysis import exports
 from nardy_cli.cli.main import cli
@@ -49,11 +50,9 @@ from nardy_cli.record import ERROR_LIMIT, Action, CappedErrors, GameRecord, Reco
 from nardy_cli.replay import replay
 from nardy_cli.run.corpus import CorpusGame, iter_games, read_source
 
-ROOT = Path(__file__).resolve().parent.parent
 HOSTILE = ROOT / "tests/data/hostile"
 SAMPLE = ROOT / "sample_games/short/club-night-cube.ntn"  # a Cyrillic name, comments, a double
 KAZAN = ROOT / "sample_games/long/kazan-cup-2026.ntn"  # six long-nardy games
-CORPORA = next((p for p in (ROOT.parent / "shared" / "corpora", Path("/work/shared/corpora")) if p.is_dir()), None)
 FORMATS = ("ntn", "mat", "sgf", "jsonl", "json")
 
 fuzz = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -388,8 +387,7 @@ def seed_files() -> dict[str, bytes]:
     seeds = {path.name: path.read_bytes() for path in [
         *(ROOT / "sample_games").glob("[ls]*/*.ntn"), *(ROOT / "tests/data/mat").glob("*.mat"),
         *(ROOT / "tests/data/sgf").glob("*.sgf"), *HOSTILE.glob("*.ntn"), *HOSTILE.glob("*.mat")]}
-    if CORPORA is not None:
-        seeds.update((path.name, path.read_bytes()) for path in sorted(CORPORA.rglob("*.txt"))[:12])
+    seeds.update((path.name, path.read_bytes()) for path in corpus_files("**/*.txt")[:12])
     games = list(notations.notation("ntn").read_games(io.StringIO(KAZAN.read_text(encoding="utf-8"))))[:3]
     seeds.update({f"kazan.{fmt}": written(fmt, games).encode() for fmt in ("jsonl", "json", "sgf", "mat")})
     return seeds
@@ -1089,7 +1087,7 @@ def test_a_game_too_long_to_ship_streams_with_the_rest_of_its_file(tmp_path, mon
 
 # --- eXtreme Gammon's binary files (issue 14) ----------------------------------------------------
 
-XG_FILES = sorted((CORPORA / "xg").glob("*.xg")) if CORPORA else []
+XG_FILES = corpus_files("xg/*.xg")
 
 
 def uncommented(record: GameRecord) -> dict:

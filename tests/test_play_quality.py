@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from locations import CORPORA, corpus_files
 from nardy_cli.analysis.aggregates import Aggregates, game_stats
 from nardy_cli.analysis.play_quality import BLUNDER, game_quality
 from nardy_cli.cli.main import cli
@@ -20,9 +21,7 @@ from nardy_cli.replay import replay
 from nardy_cli.reporting.stats import quality_summary
 from nardy_cli.run.corpus import CorpusGame, iter_games
 
-CORPORA = next((p for p in (Path(__file__).resolve().parents[2] / "shared" / "corpora", Path("/work/shared/corpora"))
-                if p.is_dir()), None)
-XG_FILES = sorted((CORPORA / "xg").glob("*.xg")) if CORPORA else []
+XG_FILES = corpus_files("xg/*.xg")
 needs_corpus = pytest.mark.skipif(not XG_FILES, reason="the shared corpus of .xg files is not here")
 UNANALYSED = -1000.0
 
