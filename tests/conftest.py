@@ -8,6 +8,9 @@ Backgammon), ``dask`` (starts or uses a Dask cluster). ``pytest -m "not slow"`` 
 alone. A test that takes the ``gnubg`` fixture is marked ``gnubg``; one that takes ``dask_cluster``
 is marked ``dask`` and ``slow`` (starting the cluster alone takes seconds): see
 ``pytest_collection_modifyitems``. The other tests carry their marks themselves.
+
+The places of files (the repository, sample_games/, tests/data/, the real corpora) are constants of
+``tests/locations.py``: parametrized tests need them when they are collected, before any fixture.
 """
 import os
 from pathlib import Path
@@ -31,24 +34,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         for fixture in getattr(item, "fixturenames", ()):
             for mark in MARKS_OF_FIXTURES.get(fixture, ()):
                 item.add_marker(mark)
-
-
-@pytest.fixture(scope="session")
-def root() -> Path:
-    """The repository."""
-    return locations.ROOT
-
-
-@pytest.fixture(scope="session")
-def samples() -> Path:
-    """The repository's sample records, sample_games/."""
-    return locations.SAMPLES
-
-
-@pytest.fixture(scope="session")
-def data_dir() -> Path:
-    """The tests' own data files, tests/data/."""
-    return locations.DATA
 
 
 @pytest.fixture(scope="session")

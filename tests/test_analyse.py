@@ -3,7 +3,6 @@ import csv
 import io
 
 import pytest
-from click.testing import CliRunner
 
 from gnubg_judge import run_gnubg
 from nardy_cli.analysis import gnubg as gnubg_analysis
@@ -21,8 +20,8 @@ def gnubg_own(gnubg, tournament_mat, tmp_path_factory):
 
 
 @pytest.mark.slow
-def test_analyse_agrees_with_gnubgs_show_statistics_match(gnubg_own, tournament_mat):
-    result = CliRunner().invoke(cli, ["analyse", "--engine", "gnubg", "--format", "csv", "-q", tournament_mat])
+def test_analyse_agrees_with_gnubgs_show_statistics_match(runner, gnubg_own, tournament_mat):
+    result = runner.invoke(cli, ["analyse", "--engine", "gnubg", "--format", "csv", "-q", tournament_mat])
     assert result.exit_code == 0, result.output
     rows = list(csv.DictReader(io.StringIO(result.stdout)))
     # every line of gnubg's statistics of the match, as nardy wrote and read it, is gnubg's own
@@ -46,16 +45,16 @@ def test_analyse_agrees_with_gnubgs_show_statistics_match(gnubg_own, tournament_
         assert sum(float(row["luck"]) for row in own_games) == pytest.approx(float(total["luck"]), abs=0.01)
 
 
-def test_without_gnubg_it_says_how_to_install_it(monkeypatch, tournament_mat):
+def test_without_gnubg_it_says_how_to_install_it(runner, monkeypatch, tournament_mat):
     monkeypatch.setattr(gnubg_analysis, "find_gnubg", lambda: None)
-    result = CliRunner().invoke(cli, ["analyse", "--engine", "gnubg", tournament_mat])
+    result = runner.invoke(cli, ["analyse", "--engine", "gnubg", tournament_mat])
     assert result.exit_code == 2 and "apt-get install gnubg" in result.output
 
 
-def test_a_failing_engine_is_reported_and_the_rest_goes_on(monkeypatch, tournament_mat, tmp_path):
+def test_a_failing_engine_is_reported_and_the_rest_goes_on(runner, monkeypatch, tournament_mat, tmp_path):
     with pytest.raises(GnubgError, match="gnubg failed"):
         gnubg_analysis.run_gnubg("/bin/false", [], 0)
     monkeypatch.setattr(gnubg_analysis, "find_gnubg", lambda: "/bin/false")
-    result = CliRunner().invoke(cli, ["analyse", "--engine", "gnubg", "-q", tournament_mat, str(tmp_path / "none.mat")])
+    result = runner.invoke(cli, ["analyse", "--engine", "gnubg", "-q", tournament_mat, str(tmp_path / "none.mat")])
     assert result.exit_code == 2
     assert "none.mat" in result.output and "Unger" in result.output and "gnubg failed" in result.output

@@ -66,6 +66,7 @@ def corpus_games(corpora) -> list:
     return games
 
 
+@pytest.mark.slow
 @needs_corpus
 @pytest.mark.parametrize("via", ["ntn", "jsonl", "json"])
 def test_mat_round_trips_losslessly(corpus_games, via):
@@ -75,6 +76,7 @@ def test_mat_round_trips_losslessly(corpus_games, via):
     assert same(back) == same(named(corpus_games))
 
 
+@pytest.mark.slow
 @needs_corpus
 def test_mat_sgf_mat_keeps_the_games(corpus_games):
     games = corpus_games[::3]
@@ -156,6 +158,7 @@ def one_job() -> Callable[[tuple[str, ...], str], Converted]:
     return cache(lambda inputs, target: converted(inputs, target, "--jobs", "1"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("target", exports.TARGETS)
 def test_two_jobs_write_what_one_job_writes(target, one_job):
     expected = one_job(SAMPLES, target)
@@ -164,6 +167,7 @@ def test_two_jobs_write_what_one_job_writes(target, one_job):
     assert converted(SAMPLES, target, "--jobs", "2") == expected
 
 
+@pytest.mark.slow
 @needs_corpus
 @pytest.mark.parametrize("target", exports.TARGETS)
 def test_two_jobs_on_real_match_files(target, one_job):
@@ -183,6 +187,7 @@ class CountingPool(ProcessPoolExecutor):
         return super().submit(*args, **kwargs)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("target", exports.TARGETS)
 def test_files_cut_into_chunks_write_what_one_job_writes(target, one_job, monkeypatch):
     monkeypatch.setattr(cli_module, "map_games", partial(parallel.map_games, chunk_games=3))

@@ -168,6 +168,7 @@ def random_board(rng: random.Random, home: bool) -> tuple[Side, Side]:
         return tuple(mover), tuple(opponent)
 
 
+@pytest.mark.slow
 @pytest.mark.gnubg
 def test_module_and_cli_agree() -> None:
     """On random positions the module (where it can answer) and the CLI give the same results."""

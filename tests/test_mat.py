@@ -253,6 +253,7 @@ def test_bad_point_in_a_play_is_located_at_the_point() -> None:
     assert (error.line, error.column) == (4, len("  1) 31: 8/5 6/") + 1)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.sampled_from([
     " 3 point match", " Game 1", " Game x", " a : 0   b : 0", "  1) 31: 8/5 6/5      42: 8/4 6/4",
@@ -394,6 +395,7 @@ def test_round_trip_of_each_dialect(name: str) -> None:
     assert [comparable(game) for game in read_text(text)] == [comparable(game) for game in games]
 
 
+@pytest.mark.slow
 @needs_corpus
 def test_every_corpus_file_reads_without_errors_and_round_trips() -> None:
     games_seen = 0

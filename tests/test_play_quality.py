@@ -108,6 +108,7 @@ def test_games_without_analysis_give_no_row():
         == {}
 
 
+@pytest.mark.slow
 def test_stats_prints_the_table_only_for_analysed_games(tmp_path):
     path = tmp_path / "games.jsonl"
     from nardy_cli.notations.jsonl import game_to_dict
@@ -158,6 +159,7 @@ def test_an_analysed_gnubg_match_gives_error_rates():
     assert (table["decisions"] > 50).all() and table["luck"].isna().all()  # this file was saved without luck
 
 
+@pytest.mark.slow
 @needs_corpus
 def test_the_report_has_the_analysis_table(tmp_path):
     path = CORPORA / "xg" / "hsbt-paris-2023-unger-job-7pt.xg"

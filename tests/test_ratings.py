@@ -4,7 +4,6 @@ import io
 import math
 
 import pytest
-from click.testing import CliRunner
 
 from nardy_cli.analysis.ratings import (
     Ratings,
@@ -67,9 +66,10 @@ def test_unfinished_matches_are_not_rated():
     assert match_result({**row, "winner": "Boris", "complete": True}) == Result("", "Boris", "Ann", 5)
 
 
-def test_rate_the_tournament_match(tournament_mat, tmp_path):
+@pytest.mark.slow
+def test_rate_the_tournament_match(runner, tournament_mat, tmp_path):
     history = tmp_path / "history.csv"
-    result = CliRunner().invoke(cli, ["rate", "-q", "--format", "csv", "--history", str(history),
+    result = runner.invoke(cli, ["rate", "-q", "--format", "csv", "--history", str(history),
                                       "--chart", str(tmp_path / "ratings.png"), tournament_mat])
     assert result.exit_code == 0, result.output
     rows = {row["player"]: row for row in csv.DictReader(io.StringIO(result.stdout))}

@@ -89,6 +89,7 @@ def boards(draw: st.DrawFn) -> list[int]:
     return counts
 
 
+@pytest.mark.slow
 @given(boards())
 def test_board_text_round_trip(counts):
     board = (15 - sum(counts), *counts)

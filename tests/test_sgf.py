@@ -372,6 +372,7 @@ def test_hit_marks_and_a_contradicting_result_tag_are_named() -> None:
         assert sum("Result tag '2-0' dropped: it differs from the result '1-0'" in warning for warning in warnings) == 2
 
 
+@pytest.mark.slow
 def test_mat_plays_written_whole_are_split_as_gnubg_reads_them(corpora: Path) -> None:
     fixture = "studio_gibraltar_mike_llabba_13pt.sgf"
     records = [GameRecord(tags={"Variant": "short"}, actions=actions)

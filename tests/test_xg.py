@@ -138,6 +138,7 @@ def gnubg_view(games: list[GameRecord]) -> list:
              [(turn.after.white, turn.after.black) for turn in replay(game).turns]) for game in games]
 
 
+@pytest.mark.slow
 @needs_corpus
 @pytest.mark.parametrize("path", XG_FILES, ids=lambda path: path.name)
 def test_gnubg_imports_the_mat_conversion_with_the_same_games(gnubg, tmp_path, path):
@@ -156,10 +157,10 @@ def test_gnubg_imports_the_mat_conversion_with_the_same_games(gnubg, tmp_path, p
 # --- the command line ------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @needs_corpus
 @pytest.mark.parametrize("options", [[], ["--jobs", "2"]], ids=["sequential", "two workers"])
-def test_every_command_takes_xg_files(tmp_path, options):
-    runner = CliRunner()
+def test_every_command_takes_xg_files(runner, tmp_path, options):
     validated = runner.invoke(cli, ["validate", *options, str(XG_DIR)])
     assert validated.exit_code == 0, validated.output
     assert f"{len(XG_FILES) + 2} files" in validated.output and " 0 findings" in validated.output
@@ -351,6 +352,7 @@ def test_comments_of_a_made_file_attach_to_their_move():
 # --- the analysis in other notations ---------------------------------------------------------------
 
 
+@pytest.mark.slow
 @needs_corpus
 @pytest.mark.parametrize("target", ["ntn", "jsonl", "json"])
 @pytest.mark.parametrize("path", XG_FILES, ids=lambda path: path.name)
@@ -409,6 +411,7 @@ def test_a_malformed_json_analysis_is_reported(item, message):
     assert len(game.errors) == 1 and game.errors[0].message.startswith(message)
 
 
+@pytest.mark.slow
 @needs_corpus
 def test_the_benchmark_runs_at_a_tiny_size():
     run = subprocess.run([sys.executable, str(ROOT / "bench/bench_xg.py"), "--corpus", str(XG_DIR), "--files", "3",
@@ -550,6 +553,7 @@ def test_the_last_position_of_a_real_file_is_the_replay_s(path):
     assert (position.cube_value, position.cube_owner) == (before.cube_value, before.cube_owner)
 
 
+@pytest.mark.slow
 @needs_corpus
 def test_hits_are_marked_where_xg_s_own_text_export_marks_them():
     text_export = CORPORA / "tournament/kevung_gbf__test_HSBT-Paris-2023_Unger-Job_7pt_XGstyle.txt"
