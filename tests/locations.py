@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "sample_games"
 DATA = ROOT / "tests" / "data"
 
-_CORPORA_PLACES = (ROOT.parent / "shared" / "corpora", Path("/work/shared/corpora"))
+_CORPORA_PLACES = tuple(dict.fromkeys((ROOT.parent / "shared" / "corpora", Path("/work/shared/corpora"))))
 CORPORA: Path | None = next((place for place in _CORPORA_PLACES if place.is_dir()), None)
 CORPORA_MISSING = "the real corpora are not here (looked for " + " and ".join(map(str, _CORPORA_PLACES)) + ")"
 
