@@ -1,37 +1,33 @@
 """nardy analyse --engine gnubg against GNU Backgammon's own "show statistics match"."""
 import csv
-import glob
 import io
 
 import pytest
-from click.testing import CliRunner
 
-from gnubg_judge import require_gnubg_cli, run_gnubg
+from gnubg_judge import run_gnubg
 from nardy_cli.analysis import gnubg as gnubg_analysis
 from nardy_cli.analysis.gnubg import GnubgError, analysis_rows, statistics_blocks
 from nardy_cli.cli.main import cli
 
-TOURNAMENT = min(glob.glob("/work/shared/corpora/tournament/*.mat"))
-
 
 @pytest.fixture(scope="module")
-def gnubg_own(tmp_path_factory):
+def gnubg_own(gnubg, tournament_mat, tmp_path_factory):
     """gnubg's statistics of the tournament match, imported by gnubg itself from the original file."""
-    require_gnubg_cli()
     script = tmp_path_factory.mktemp("gnubg") / "commands.txt"
     script.write_text("set analysis chequerplay evaluation plies 0\nset analysis cubedecision evaluation plies 0\n"
-                      f'import mat "{TOURNAMENT}"\nanalyse match\nshow statistics match\n', encoding="utf-8")
+                      f'import mat "{tournament_mat}"\nanalyse match\nshow statistics match\n', encoding="utf-8")
     return run_gnubg(script, timeout=300)[0]
 
 
-def test_analyse_agrees_with_gnubgs_show_statistics_match(gnubg_own):
-    result = CliRunner().invoke(cli, ["analyse", "--engine", "gnubg", "--format", "csv", "-q", TOURNAMENT])
+@pytest.mark.slow
+def test_analyse_agrees_with_gnubgs_show_statistics_match(runner, gnubg_own, tournament_mat):
+    result = runner.invoke(cli, ["analyse", "--engine", "gnubg", "--format", "csv", "-q", tournament_mat])
     assert result.exit_code == 0, result.output
     rows = list(csv.DictReader(io.StringIO(result.stdout)))
     # every line of gnubg's statistics of the match, as nardy wrote and read it, is gnubg's own
     ((names, _),) = statistics_blocks(gnubg_own)
     assert names == ("Kévin Unger", "Maxence Job")
-    expected = analysis_rows(gnubg_own, TOURNAMENT, 1)
+    expected = analysis_rows(gnubg_own, tournament_mat, 1)
     match_rows = [row for row in rows if row["scope"] == "match"]
     assert [row["player"] for row in match_rows] == ["Kévin Unger", "Maxence Job"]
     for row, wanted in zip(match_rows, expected):
@@ -49,16 +45,16 @@ def test_analyse_agrees_with_gnubgs_show_statistics_match(gnubg_own):
         assert sum(float(row["luck"]) for row in own_games) == pytest.approx(float(total["luck"]), abs=0.01)
 
 
-def test_without_gnubg_it_says_how_to_install_it(monkeypatch):
+def test_without_gnubg_it_says_how_to_install_it(runner, monkeypatch, tournament_mat):
     monkeypatch.setattr(gnubg_analysis, "find_gnubg", lambda: None)
-    result = CliRunner().invoke(cli, ["analyse", "--engine", "gnubg", TOURNAMENT])
+    result = runner.invoke(cli, ["analyse", "--engine", "gnubg", tournament_mat])
     assert result.exit_code == 2 and "apt-get install gnubg" in result.output
 
 
-def test_a_failing_engine_is_reported_and_the_rest_goes_on(monkeypatch, tmp_path):
+def test_a_failing_engine_is_reported_and_the_rest_goes_on(runner, monkeypatch, tournament_mat, tmp_path):
     with pytest.raises(GnubgError, match="gnubg failed"):
         gnubg_analysis.run_gnubg("/bin/false", [], 0)
     monkeypatch.setattr(gnubg_analysis, "find_gnubg", lambda: "/bin/false")
-    result = CliRunner().invoke(cli, ["analyse", "--engine", "gnubg", "-q", TOURNAMENT, str(tmp_path / "none.mat")])
+    result = runner.invoke(cli, ["analyse", "--engine", "gnubg", "-q", tournament_mat, str(tmp_path / "none.mat")])
     assert result.exit_code == 2
     assert "none.mat" in result.output and "Unger" in result.output and "gnubg failed" in result.output

@@ -206,6 +206,7 @@ def test_picture_of_the_tray_puts_each_count_by_its_stack():
     assert counts["15"][1] < 6 < counts["12"][1]  # White's tray fills from the bottom, Black's from the top
 
 
+@pytest.mark.slow
 def test_a_text_board_imports_neither_pandas_nor_matplotlib():
     code = ("import sys; from nardy_cli.cli.main import cli\n"
             "try: cli(['show', 'sample_games/long/kazan-cup-2026.ntn', '--game', '2'])\n"
@@ -260,6 +261,7 @@ def test_show_move_uses_the_numbering_of_validate():
     assert "give --turn or --move" in run("show", KAZAN, "--move", "2", "--turn", "3").output
 
 
+@pytest.mark.slow
 def test_each_finding_of_the_report_links_to_a_picture_of_its_board(tmp_path):
     result = run("stats", KAZAN, "-q", "--out", str(tmp_path / "report"))
     assert result.exit_code == 0, result.output

@@ -65,6 +65,7 @@ def assert_png(data: bytes, title: str) -> None:
 # --- charts -------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_outcomes_chart_stacks_each_players_wins(corpus):
     _, aggregates, pairs = corpus
     replays = [result for _, result in pairs]
@@ -148,6 +149,7 @@ def test_race_chart_follows_the_pips_of_the_game(corpus):
     assert figure.get_label() == "Гонка: пипсы по ходам: Ann – Boris"
 
 
+@pytest.mark.slow
 def test_png_and_svg_files_carry_the_title(corpus, tmp_path):
     _, aggregates, _ = corpus
     figure = lengths_chart(aggregates)
@@ -175,6 +177,7 @@ def run(*args: str):
     return CliRunner().invoke(cli, list(args), catch_exceptions=False)
 
 
+@pytest.mark.slow
 def test_stats_command_writes_the_report(corpus, tmp_path):
     path, aggregates, pairs = corpus
     replays = [result for _, result in pairs]
@@ -234,6 +237,7 @@ def test_stats_command_errors(corpus, tmp_path):
     assert result.exit_code == 2 and "no games found" in result.output
 
 
+@pytest.mark.slow
 def test_plot_commands(corpus, tmp_path):
     path, _, replays = corpus
     race = tmp_path / "race.svg"

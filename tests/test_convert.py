@@ -6,12 +6,12 @@ import json
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from functools import cache, partial
-from pathlib import Path
 
 import jsonschema
 import pytest
 from click.testing import CliRunner
 
+from locations import ROOT, corpus_files, needs_corpus
 from nardy_cli import notations
 from nardy_cli.analysis import exports
 from nardy_cli.cli import task as cli_module
@@ -19,10 +19,6 @@ from nardy_cli.cli.main import cli
 from nardy_cli.notations.jsonl import game_to_dict
 from nardy_cli.replay import replay
 from nardy_cli.run import parallel
-
-ROOT = Path(__file__).resolve().parent.parent
-CORPORA = next((p for p in (ROOT.parent / "shared" / "corpora", Path("/work/shared/corpora")) if p.is_dir()), None)
-needs_corpus = pytest.mark.skipif(CORPORA is None, reason="../shared/corpora is not beside the repository")
 
 
 def read(name: str, text: str) -> list:
@@ -60,11 +56,9 @@ def same_game(games: list) -> list:
 
 
 @pytest.fixture(scope="module")
-def corpus_games() -> list:
-    if CORPORA is None:
-        pytest.skip("no corpus")
+def corpus_games(corpora) -> list:
     games = []
-    for path in sorted(CORPORA.rglob("*")):
+    for path in sorted(corpora.rglob("*")):
         if path.suffix in (".txt", ".mat"):
             games += notations.notation("mat").read_games(
                 path.read_text(encoding="utf-8-sig").splitlines(keepends=True), str(path))
@@ -72,6 +66,7 @@ def corpus_games() -> list:
     return games
 
 
+@pytest.mark.slow
 @needs_corpus
 @pytest.mark.parametrize("via", ["ntn", "jsonl", "json"])
 def test_mat_round_trips_losslessly(corpus_games, via):
@@ -81,6 +76,7 @@ def test_mat_round_trips_losslessly(corpus_games, via):
     assert same(back) == same(named(corpus_games))
 
 
+@pytest.mark.slow
 @needs_corpus
 def test_mat_sgf_mat_keeps_the_games(corpus_games):
     games = corpus_games[::3]
@@ -145,7 +141,7 @@ def test_convert_to_stdout_and_back(tmp_path):
 SAMPLES = tuple(str(ROOT / path) for path in ("sample_games", "tests/data/hostile", "tests/data/mat/errors.mat",
                                               "no-such-file.ntn"))
 SMALL = (str(ROOT / "sample_games/long"), *SAMPLES[1:])
-MATCHES = tuple(str(path) for path in sorted(CORPORA.glob("bglab-sample/*.txt"))[:6]) if CORPORA else ()
+MATCHES = tuple(str(path) for path in corpus_files("bglab-sample/*.txt")[:6])
 
 Converted = tuple[int, bytes, bytes]
 
@@ -162,6 +158,7 @@ def one_job() -> Callable[[tuple[str, ...], str], Converted]:
     return cache(lambda inputs, target: converted(inputs, target, "--jobs", "1"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("target", exports.TARGETS)
 def test_two_jobs_write_what_one_job_writes(target, one_job):
     expected = one_job(SAMPLES, target)
@@ -170,6 +167,7 @@ def test_two_jobs_write_what_one_job_writes(target, one_job):
     assert converted(SAMPLES, target, "--jobs", "2") == expected
 
 
+@pytest.mark.slow
 @needs_corpus
 @pytest.mark.parametrize("target", exports.TARGETS)
 def test_two_jobs_on_real_match_files(target, one_job):
@@ -189,6 +187,7 @@ class CountingPool(ProcessPoolExecutor):
         return super().submit(*args, **kwargs)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("target", exports.TARGETS)
 def test_files_cut_into_chunks_write_what_one_job_writes(target, one_job, monkeypatch):
     monkeypatch.setattr(cli_module, "map_games", partial(parallel.map_games, chunk_games=3))

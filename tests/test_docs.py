@@ -121,7 +121,10 @@ def workspace(folder: Path, command: str) -> None:
             make()
 
 
-@pytest.mark.parametrize("place, command, output", EXAMPLES, ids=[place for place, _, _ in EXAMPLES])
+@pytest.mark.slow
+@pytest.mark.parametrize("place, command, output", [
+    pytest.param(*example, id=example[0], marks=[pytest.mark.dask] if "--dask" in example[1] else [])
+    for example in EXAMPLES])
 def test_command_example_runs_as_documented(tmp_path, place, command, output):
     if command in NOT_RUN:
         pytest.skip(NOT_RUN[command])
@@ -150,6 +153,7 @@ def validate_text(tmp_path, text: str, suffix: str):
     return subprocess.run([NARDY, "validate", str(path)], capture_output=True, text=True, check=False)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name, language, index, suffix, games", [
     ("ntn.md", "ntn", 0, ".ntn", 1),   # the long-nardy game: legal, Black resigns a mars
     ("ntn.md", "ntn", 1, ".ntn", 1),   # the short-nardy game with the cube: legal, dropped at 4
@@ -196,6 +200,7 @@ def test_bench_engine_runs():
     assert "legal-play generations" in bench("bench/bench_engine.py", "--games", "2", "--rounds", "1")
 
 
+@pytest.mark.slow
 def test_bench_scale_runs(tmp_path):
     pytest.importorskip("psutil")
     output = bench("bench/bench_scale.py", "--sizes", "20", "--base", "10", "--short", "4", "--jobs", "1,2",
@@ -203,6 +208,7 @@ def test_bench_scale_runs(tmp_path):
     assert "20 games: 10 distinct games repeated 2 times" in output and output.count("games/s") >= 8
 
 
+@pytest.mark.slow
 def test_bench_corpus_runs(tmp_path):
     pytest.importorskip("psutil")
     for path in sorted((ROOT / "tests" / "data" / "mat").glob("*.mat"))[:3]:

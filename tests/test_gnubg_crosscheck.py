@@ -1,11 +1,14 @@
 """Short nardy's legal plays against GNU Backgammon's, on thousands of positions from random games."""
 import random
 
+import pytest
+
 from gnubg_judge import legal_results_many, require_gnubg_cli, require_gnubg_module, safe_to_compare
 from nardy_cli.core.engine import Engine
 from nardy_cli.core.position import Position
 from nardy_cli.core.rules import Rules
 
+pytestmark = pytest.mark.gnubg
 SHORT = Engine(Rules.preset("short"))
 
 
@@ -35,6 +38,7 @@ def compare(cases, via: str) -> None:
     assert not mismatches, mismatches[:5]
 
 
+@pytest.mark.slow
 def test_legal_plays_agree_with_gnubg_without_bear_off():
     require_gnubg_module()
     cases = [(p, d) for p, d in random_cases(60, seed=11) if safe_to_compare(p.board(p.turn), d)]
@@ -42,6 +46,7 @@ def test_legal_plays_agree_with_gnubg_without_bear_off():
     compare(cases, via="module")
 
 
+@pytest.mark.slow
 def test_legal_plays_agree_with_gnubg_in_bear_off_positions():
     require_gnubg_cli()
     cases = [(p, d) for p, d in random_cases(30, seed=12) if not safe_to_compare(p.board(p.turn), d)]

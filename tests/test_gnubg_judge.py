@@ -41,6 +41,7 @@ def moved(start: Side, *steps: tuple[int, int]) -> Side:
     return tuple(counts)
 
 
+@pytest.mark.gnubg
 @pytest.mark.parametrize("via", VIAS)
 def test_opening_31(via: str) -> None:
     """3-1 from the opening: 16 plays, all to different positions.
@@ -57,6 +58,7 @@ def test_opening_31(via: str) -> None:
     assert all(opponent == OPENING for _, opponent in results)
 
 
+@pytest.mark.gnubg
 @pytest.mark.parametrize("via", VIAS)
 def test_opening_66(via: str) -> None:
     """6-6 from the opening: 11 plays.
@@ -72,6 +74,7 @@ def test_opening_66(via: str) -> None:
     assert (moved(OPENING, (8, 2), (8, 2), (8, 2), (13, 7)), OPENING) in results
 
 
+@pytest.mark.gnubg
 @pytest.mark.parametrize("via", VIAS)
 def test_entering_with_a_hit(via: str) -> None:
     """A checker on the bar and one on 6, 2-1, the opponent's blot on the mover's 22.
@@ -90,6 +93,7 @@ def test_entering_with_a_hit(via: str) -> None:
     }
 
 
+@pytest.mark.gnubg
 @pytest.mark.parametrize("via", VIAS)
 def test_dancing_leaves_the_position(via: str) -> None:
     """On the bar against a closed board nothing can be played: the one result is the position itself."""
@@ -114,6 +118,7 @@ BEAR_OFF_CASES = [
 ]
 
 
+@pytest.mark.gnubg
 @pytest.mark.parametrize(("mover", "opponent", "dice", "expected"), BEAR_OFF_CASES)
 def test_bear_off(mover: Side, opponent: Side, dice: tuple[int, int], expected: set[Side]) -> None:
     """Bear-offs: the module cuts these plays short, so the judge asks the CLI."""
@@ -122,6 +127,7 @@ def test_bear_off(mover: Side, opponent: Side, dice: tuple[int, int], expected: 
     assert legal_results(mover, opponent, dice) == {(m, opponent) for m in expected}
 
 
+@pytest.mark.gnubg
 def test_module_refuses_to_guess_bear_offs() -> None:
     require_gnubg_module()
     mover, opponent, dice, _ = BEAR_OFF_CASES[0]
@@ -162,6 +168,8 @@ def random_board(rng: random.Random, home: bool) -> tuple[Side, Side]:
         return tuple(mover), tuple(opponent)
 
 
+@pytest.mark.slow
+@pytest.mark.gnubg
 def test_module_and_cli_agree() -> None:
     """On random positions the module (where it can answer) and the CLI give the same results."""
     require_gnubg_module()
@@ -177,6 +185,7 @@ def test_module_and_cli_agree() -> None:
     assert legal_results_many([cases[i] for i in safe], via="module") == [by_cli[i] for i in safe]
 
 
+@pytest.mark.gnubg
 def test_run_gnubg_reports_warnings(tmp_path: Path) -> None:
     """Messages about bad commands come back on stdout, missing files on stderr."""
     require_gnubg_cli()

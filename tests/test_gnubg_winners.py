@@ -7,22 +7,20 @@ never a part of nardy (see tests/gnubg_judge.py).
 from __future__ import annotations
 
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
+from locations import corpus_files
 from nardy_cli.core.engine import game_outcome
 from nardy_cli.core.scores import Result, Score, is_money, match_length, resignation_level
 from nardy_cli.notations import mat, sgf
 from nardy_cli.record import GameRecord
 from nardy_cli.replay import replay
 
-CORPORA = Path(__file__).resolve().parents[2] / "shared" / "corpora"
-FILES = sorted([*CORPORA.glob("bglab-sample/*.txt"), *CORPORA.glob("tournament/*"), *CORPORA.glob("xg/*.mat")])
-FILES = [path for path in FILES if path.suffix in (".txt", ".mat")]
-GNUBG = shutil.which("gnubg") or shutil.which("gnubg", path="/usr/games")
+FILES = [path for path in corpus_files("bglab-sample/*.txt", "tournament/*", "xg/*.mat")
+         if path.suffix in (".txt", ".mat")]
 
 
 def ours(path: Path) -> list[str | None]:
@@ -33,7 +31,8 @@ def ours(path: Path) -> list[str | None]:
                 for record in mat.read_games(lines, str(path))]
 
 
-def gnubg_saves(tmp_path: Path, inputs: list[Path], load: str = "import mat") -> tuple[list[Path], list[str]]:
+def gnubg_saves(gnubg: str, tmp_path: Path, inputs: list[Path], load: str = "import mat"
+                ) -> tuple[list[Path], list[str]]:
     """GNU Backgammon's SGF of each input (``import mat`` or ``load match``, then ``save match``),
     in one run, and the lines in which it complained."""
     commands = ["set display off"]
@@ -42,7 +41,7 @@ def gnubg_saves(tmp_path: Path, inputs: list[Path], load: str = "import mat") ->
         commands += [f'{load} "{source}"', f'save match "{target}"']
     script = tmp_path / "commands.txt"
     script.write_text("\n".join(commands) + "\n", encoding="utf-8")
-    run = subprocess.run([GNUBG, "-t", "-q", "-c", str(script)], capture_output=True, text=True,
+    run = subprocess.run([gnubg, "-t", "-q", "-c", str(script)], capture_output=True, text=True,
                          stdin=subprocess.DEVNULL, timeout=600)
     complaints = [line for line in (run.stdout + run.stderr).splitlines()
                   if re.search(r"(?i)warning|error|unrecognised|invalid", line)]
@@ -54,10 +53,10 @@ def theirs(saved: Path) -> list[str | None]:
     return [(Result.parse(record.result or "") or Result(None)).winner for record in records]
 
 
-@pytest.mark.skipif(GNUBG is None, reason="GNU Backgammon (gnubg) is not installed")
+@pytest.mark.slow
 @pytest.mark.skipif(not FILES, reason="the shared corpora are not here")
-def test_every_winner_agrees_with_gnubg(tmp_path: Path) -> None:
-    saved, _ = gnubg_saves(tmp_path, FILES)  # it complains of Galaxy's "Losses" lines
+def test_every_winner_agrees_with_gnubg(gnubg: str, tmp_path: Path) -> None:
+    saved, _ = gnubg_saves(gnubg, tmp_path, FILES)  # it complains of Galaxy's "Losses" lines
     assert [path.name for path, save in zip(FILES, saved) if not save.exists()] == []  # gnubg read them all
     disagreements = [(path.name, ours(path), theirs(save)) for path, save in zip(FILES, saved)
                      if ours(path) != theirs(save)]
@@ -88,10 +87,10 @@ def gnubg_results(save: Path) -> list[tuple[str | None, int | None]]:
     return [(result.winner, result.points if result.winner else None) for result in results]
 
 
-@pytest.mark.skipif(GNUBG is None, reason="GNU Backgammon (gnubg) is not installed")
+@pytest.mark.slow
 @pytest.mark.skipif(not FILES, reason="the shared corpora are not here")
 @pytest.mark.parametrize("notation", ["mat", "sgf"])
-def test_gnubg_reads_the_same_winners_points_and_resignations_in_what_nardy_writes(tmp_path: Path,
+def test_gnubg_reads_the_same_winners_points_and_resignations_in_what_nardy_writes(gnubg: str, tmp_path: Path,
                                                                                   notation: str) -> None:
     written, games = [], []
     for number, path in enumerate(FILES):
@@ -104,7 +103,7 @@ def test_gnubg_reads_the_same_winners_points_and_resignations_in_what_nardy_writ
         # GNU Backgammon imports no result for a MAT game without a single roll ("No game in progress.")
         games.append([expected(record) if notation == "sgf" or any(action.kind == "roll" for action in record.actions)
                       else (None, None) for record in records])
-    saved, complaints = gnubg_saves(tmp_path, written, "import mat" if notation == "mat" else "load match")
+    saved, complaints = gnubg_saves(gnubg, tmp_path, written, "import mat" if notation == "mat" else "load match")
     assert complaints == []
     disagreements = [(path.name, ours_, gnubg_results(save)) for path, save, ours_ in zip(FILES, saved, games)
                      if ours_ != gnubg_results(save)]

@@ -164,6 +164,7 @@ def test_opening_play_forbids_a_first_cascade():
         "4:4 opening: the opening dice are the first roll and cannot be a double (opening=play)"]
 
 
+@pytest.mark.slow
 def test_validate_under_cascade_two_from_the_command_line(tmp_path):
     record = tmp_path / "crazy.ntn"
     record.write_text(HEADER + "1. 44: 24/20/15/9(2)          31: 24/23/20\n*\n", encoding="utf-8")
@@ -236,6 +237,7 @@ def test_ntn_round_trip_and_json_are_lossless():
     assert back.actions[1].kind == "passed" and back.actions[1].moves == record.actions[1].moves
 
 
+@pytest.mark.slow
 def test_mat_and_sgf_leave_crazy_games_out_with_a_warning(tmp_path):
     source = tmp_path / "g.ntn"
     source.write_text(HEADER + "1. 66: 24/18(2) > 24/18     53: 24/19 19/16\n*\n", encoding="utf-8")
@@ -259,6 +261,7 @@ OPTIONS = st.sampled_from(["", "cascade=two", "bearoff=standard", "block=turn", 
 BOTS = st.sampled_from(["random", "greedy"])
 
 
+@pytest.mark.slow
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(SEEDS, OPTIONS, BOTS)
 def test_a_generated_crazy_game_always_validates(seed, options, bot):
@@ -272,6 +275,7 @@ def test_a_generated_crazy_game_always_validates(seed, options, bot):
     assert result.final.winner() is not None
 
 
+@pytest.mark.slow
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(SEEDS, OPTIONS)
 def test_checkers_are_conserved_through_cascades_and_passes(seed, options):
@@ -292,6 +296,7 @@ def test_checkers_are_conserved_through_cascades_and_passes(seed, options):
     assert all(turn.passed == () or turn.dice[0] == turn.dice[1] for turn in result.turns)
 
 
+@pytest.mark.slow
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(SEEDS, st.data())
 def test_a_mutated_game_is_caught_at_its_turn(seed, data):

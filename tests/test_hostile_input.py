@@ -36,6 +36,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from locations import CORPORA, DATA, ROOT, SAMPLES, corpus_files
 from nardy_cli import notations
 from nardy_cli.analysis import exports
 from nardy_cli.cli.main import cli
@@ -49,11 +50,9 @@ from nardy_cli.record import ERROR_LIMIT, Action, CappedErrors, GameRecord, Reco
 from nardy_cli.replay import replay
 from nardy_cli.run.corpus import CorpusGame, iter_games, read_source
 
-ROOT = Path(__file__).resolve().parent.parent
-HOSTILE = ROOT / "tests/data/hostile"
-SAMPLE = ROOT / "sample_games/short/club-night-cube.ntn"  # a Cyrillic name, comments, a double
-KAZAN = ROOT / "sample_games/long/kazan-cup-2026.ntn"  # six long-nardy games
-CORPORA = next((p for p in (ROOT.parent / "shared" / "corpora", Path("/work/shared/corpora")) if p.is_dir()), None)
+HOSTILE = DATA / "hostile"
+SAMPLE = SAMPLES / "short/club-night-cube.ntn"  # a Cyrillic name, comments, a double
+KAZAN = SAMPLES / "long/kazan-cup-2026.ntn"  # six long-nardy games
 FORMATS = ("ntn", "mat", "sgf", "jsonl", "json")
 
 fuzz = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -330,6 +329,7 @@ def damage(data: bytes, *, cut: bool) -> bytes:
     return data[:at] if cut else data[:at] + bytes(byte ^ 0xA5 for byte in data[at:at + 32]) + data[at + 32:]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("extension", [".gz", ".xz"])
 @pytest.mark.parametrize("cut", [True, False], ids=["cut-short", "scrambled"])
 def test_a_damaged_compressed_file_is_named_and_the_rest_read(tmp_path, extension, cut):
@@ -365,6 +365,7 @@ def test_a_damaged_archive_is_named_and_the_rest_read(tmp_path):
     assert errors[1].endswith("fetch it again, or unpack it yourself")
 
 
+@pytest.mark.slow
 def test_zip_member_names_never_become_output_paths(tmp_path, monkeypatch):
     work = tmp_path / "work"
     work.mkdir()
@@ -388,8 +389,7 @@ def seed_files() -> dict[str, bytes]:
     seeds = {path.name: path.read_bytes() for path in [
         *(ROOT / "sample_games").glob("[ls]*/*.ntn"), *(ROOT / "tests/data/mat").glob("*.mat"),
         *(ROOT / "tests/data/sgf").glob("*.sgf"), *HOSTILE.glob("*.ntn"), *HOSTILE.glob("*.mat")]}
-    if CORPORA is not None:
-        seeds.update((path.name, path.read_bytes()) for path in sorted(CORPORA.rglob("*.txt"))[:12])
+    seeds.update((path.name, path.read_bytes()) for path in corpus_files("**/*.txt")[:12])
     games = list(notations.notation("ntn").read_games(io.StringIO(KAZAN.read_text(encoding="utf-8"))))[:3]
     seeds.update({f"kazan.{fmt}": written(fmt, games).encode() for fmt in ("jsonl", "json", "sgf", "mat")})
     return seeds
@@ -439,6 +439,7 @@ def test_mistakes_repeated_keep_at_most_the_cap(piece, times, fmt):
     check_located((piece * times).encode(), "repeated.txt", fmt)
 
 
+@pytest.mark.slow
 @settings(fuzz, max_examples=150)
 @given(st.sampled_from(SEED_NAMES).flatmap(lambda name: st.tuples(st.just(name), edited(SEEDS[name]))),
        st.sampled_from([None, None, *notations.NAMES]))
@@ -467,6 +468,7 @@ def three_games(fmt: str) -> tuple[bytes, int, int, list[GameRecord]]:
     return text, body, end, list(read_source(bytes_source(text, f"three.{fmt}")))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fmt", FORMATS)
 @settings(fuzz, max_examples=40)
 @given(data=st.data())
@@ -516,6 +518,7 @@ def test_a_10_mib_line_is_read_in_bounded_time_and_memory(tmp_path, name):
     assert seconds < 5 and peak < 5 * path.stat().st_size, (seconds, peak)
 
 
+@pytest.mark.slow
 def test_long_first_lines_are_not_all_kept_to_tell_the_notation(tmp_path):
     path = tmp_path / "blank-start.ntn"
     path.write_text('[Variant "long"]\n\n' + (" " * MIB + "\n") * 60 + "1. 31: 24/21 24/23 1-0\n", encoding="ascii")
@@ -531,6 +534,7 @@ REGEX_TRAPS = {  # lines that took quadratic or cubic time, or crashed: (text, t
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fmt", REGEX_TRAPS)
 def test_no_line_makes_a_reader_backtrack_or_crash(fmt):
     text = "".join(part * times for part, times in REGEX_TRAPS[fmt])
@@ -546,6 +550,7 @@ TINY = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fmt, count", [("ntn", 100_000), ("jsonl", 10_000), ("sgf", 10_000)])
 def test_many_tiny_games_stream_in_constant_memory(tmp_path, fmt, count):
     """10^5 NTN games (10^6 take a minute), a window of them traced: what it leaves behind is the
@@ -564,6 +569,7 @@ def test_many_tiny_games_stream_in_constant_memory(tmp_path, fmt, count):
     assert grown < 1_000_000, grown
 
 
+@pytest.mark.slow
 def test_deep_sgf_nesting(tmp_path):
     levels = 100_000
     variation = "(;GM[6];W[31hehc](;B[21])" + "(;B[31]" * levels + ")" * (levels + 1) + "\n(;GM[6];B[31hehc])\n"
@@ -753,6 +759,7 @@ def bad_inputs(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
     }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", ["validate", "convert"])
 def test_bad_inputs_give_a_message_and_exit_2_never_a_traceback(tmp_path, command):
     for case, (args, message) in bad_inputs(tmp_path).items():
@@ -783,6 +790,7 @@ def run_nardy(*args: str, limit: int | None = None, timeout: float = 120, **pope
                           **popen)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shape", ERROR_HEAVY)
 @pytest.mark.parametrize("fmt", notations.NAMES)
 def test_error_heavy_inputs_run_in_bounded_memory(tmp_path, fmt, shape):
@@ -800,6 +808,7 @@ def test_error_heavy_inputs_run_in_bounded_memory(tmp_path, fmt, shape):
                    [finding["message"] for finding in report["findings"]] + report.get("not_listed", []))
 
 
+@pytest.mark.slow
 def test_error_heavy_input_with_workers_runs_in_bounded_memory(tmp_path):
     path = tmp_path / "mistakes.ntn"
     path.write_text(ERROR_HEAVY["lines"], encoding="ascii")
@@ -833,6 +842,7 @@ def test_errors_are_capped_per_input(tmp_path, command):
         assert "250 findings" in result.stdout  # counted, all of them, in the summary
 
 
+@pytest.mark.slow
 def test_the_parse_cache_is_bounded_by_size():
     """Issue 15.6: 20 files of 1 MB move lines kept 1.43 GB in the cache of parsed plays."""
     before = moves_module._cached_play.cache_info().currsize
@@ -873,6 +883,7 @@ def test_the_ntn_writer_writes_only_what_its_reader_reads():
     assert [action.play_text for action in second.actions] == ["8/5 6/5", "24/18(2)"] and second.result is None
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("content", ["", "\n\n\n", "   \r\n\t\n", "[]\n"], ids=["empty", "newlines", "blank", "[]"])
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_an_input_without_a_game_is_an_error_unless_allowed(tmp_path, content, jobs):
@@ -913,6 +924,7 @@ def test_a_fifo_is_written_through_never_replaced(tmp_path):
     assert sorted(path.name for path in tmp_path.iterdir()) == ["pipe"]  # no temporary file either
 
 
+@pytest.mark.slow
 def test_a_device_node_is_written_through_never_replaced(tmp_path):
     device = tmp_path / "null"
     try:
@@ -925,6 +937,7 @@ def test_a_device_node_is_written_through_never_replaced(tmp_path):
         assert stat.S_ISCHR(device.stat().st_mode)
 
 
+@pytest.mark.slow
 def test_standard_output_named_as_a_path_is_written_through(tmp_path):
     out = tmp_path / "redirected.jsonl"
     with out.open("w") as stdout:
@@ -939,6 +952,7 @@ def test_standard_output_named_as_a_path_is_written_through(tmp_path):
 # faults: full outputs, no memory
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_a_full_disk_or_standard_output_is_a_plain_message(jobs):
     """Issue 15.8: with workers, a full disk ended in 'RuntimeError: cannot join current thread'; a full
@@ -1007,6 +1021,7 @@ def ended(pids: set[int], seconds: float = 10) -> bool:
 pytestmark_linux = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 
 
+@pytest.mark.slow
 @pytestmark_linux
 @pytest.mark.parametrize("signum", [signal.SIGKILL, signal.SIGTERM], ids=["SIGKILL", "SIGTERM"])
 def test_workers_end_with_a_killed_parent_and_the_pipe_closes(tmp_path, signum):
@@ -1025,6 +1040,7 @@ def test_workers_end_with_a_killed_parent_and_the_pipe_closes(tmp_path, signum):
     process.stdout.close()
 
 
+@pytest.mark.slow
 @pytestmark_linux
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
 def test_a_signal_removes_the_temporary_file(tmp_path, signum):
@@ -1043,6 +1059,7 @@ def test_a_signal_removes_the_temporary_file(tmp_path, signum):
     assert not list(out.parent.iterdir()) and ended(workers)
 
 
+@pytest.mark.slow
 def test_a_killed_runs_temporary_file_is_removed_by_the_next_run(tmp_path):
     gone = subprocess.Popen([sys.executable, "-c", "pass"])
     gone.wait()
@@ -1057,6 +1074,7 @@ def test_a_killed_runs_temporary_file_is_removed_by_the_next_run(tmp_path):
     assert sorted(path.name for path in tmp_path.iterdir()) == sorted([live.name, other.name, "out.ntn"])
 
 
+@pytest.mark.slow
 def test_a_game_too_long_to_ship_streams_with_the_rest_of_its_file(tmp_path, monkeypatch):
     """A game of thousands of lines of mistakes is not shipped to a worker whole (its lines would
     cost 60 bytes each there and here): the rest of its file is read here, with the same results."""
@@ -1089,7 +1107,7 @@ def test_a_game_too_long_to_ship_streams_with_the_rest_of_its_file(tmp_path, mon
 
 # --- eXtreme Gammon's binary files (issue 14) ----------------------------------------------------
 
-XG_FILES = sorted((CORPORA / "xg").glob("*.xg")) if CORPORA else []
+XG_FILES = corpus_files("xg/*.xg")
 
 
 def uncommented(record: GameRecord) -> dict:
@@ -1107,6 +1125,7 @@ def xg_seed(name: str) -> tuple[bytes, list[dict]]:
     return data, [uncommented(record) for record in read_source(bytes_source(data, name))]
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not XG_FILES, reason="no .xg files in the shared corpus")
 @settings(fuzz, max_examples=100)
 @given(st.sampled_from([path.name for path in XG_FILES]), st.data())

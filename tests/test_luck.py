@@ -54,6 +54,7 @@ def test_luck_of_rolls_from_one_checker_on_six():
     assert sum(table.luck((2, 0, 3, 1, 0, 4), roll) for roll in rolls) / 36 == pytest.approx(0, abs=1e-12)
 
 
+@pytest.mark.slow
 def test_table_is_cached_on_disk_and_rebuilt_when_damaged(tmp_path, monkeypatch):
     monkeypatch.setenv("NARDY_CACHE_DIR", str(tmp_path))
     values = array("d", bearoff.table().expected.values())
@@ -83,6 +84,7 @@ homes = st.lists(st.integers(0, 5), min_size=1, max_size=15).map(
 dice = st.tuples(st.integers(1, 6), st.integers(1, 6))
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(home=homes, roll=dice, variant=st.sampled_from(["long", "short"]))
 def test_best_play_of_the_table_is_the_engines(home, roll, variant):
@@ -163,6 +165,7 @@ def test_expected_pips_of_a_roll():
     assert (roll_pips((3, 3)), roll_pips((6, 1))) == (12, 7)
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(home=homes, point=st.integers(0, 5))
 def test_luck_averages_to_zero_and_a_checker_more_never_helps(home, point):

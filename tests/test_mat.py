@@ -4,7 +4,6 @@ from __future__ import annotations
 import dataclasses
 import io
 import re
-import shutil
 import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -13,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from locations import corpus_files, needs_corpus
 from nardy_cli.core.moves import Move
 from nardy_cli.core.sides import BAR, BLACK, OFF, WHITE
 from nardy_cli.notations import mat
@@ -20,12 +20,8 @@ from nardy_cli.record import Action, GameRecord
 from nardy_cli.replay import replay
 
 DATA = Path(__file__).parent / "data" / "mat"
-CORPORA = Path("/work/shared/corpora")
-CORPUS_FILES = sorted(
-    [*CORPORA.glob("bglab-sample/*.txt"), *CORPORA.glob("tournament/*.mat"), *CORPORA.glob("tournament/*.txt")]
-)
+CORPUS_FILES = corpus_files("bglab-sample/*.txt", "tournament/*.mat", "tournament/*.txt")
 DIALECTS = ["gnubg.mat", "studio.mat", "galaxy.mat", "xg.mat", "ratings.mat", "long.mat"]
-GNUBG = shutil.which("gnubg") or ("/usr/games/gnubg" if Path("/usr/games/gnubg").exists() else None)
 
 
 def read(path: Path) -> list[GameRecord]:
@@ -257,6 +253,7 @@ def test_bad_point_in_a_play_is_located_at_the_point() -> None:
     assert (error.line, error.column) == (4, len("  1) 31: 8/5 6/") + 1)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.sampled_from([
     " 3 point match", " Game 1", " Game x", " a : 0   b : 0", "  1) 31: 8/5 6/5      42: 8/4 6/4",
@@ -398,9 +395,7 @@ def test_round_trip_of_each_dialect(name: str) -> None:
     assert [comparable(game) for game in read_text(text)] == [comparable(game) for game in games]
 
 
-needs_corpus = pytest.mark.skipif(not CORPUS_FILES, reason=f"no corpus under {CORPORA}")
-
-
+@pytest.mark.slow
 @needs_corpus
 def test_every_corpus_file_reads_without_errors_and_round_trips() -> None:
     games_seen = 0
@@ -432,13 +427,11 @@ _GNUBG_NOISE = re.compile(
 _GNUBG_SCORE = re.compile(r"The score \(after (\d+) games?\) is: .*? \((?:match to|money)[^)]*\)")
 
 
-@pytest.mark.skipif(GNUBG is None, reason="GNU Backgammon (gnubg) is not installed")
-@needs_corpus
-def test_gnubg_imports_written_files_without_warnings(tmp_path: Path) -> None:
+def test_gnubg_imports_written_files_without_warnings(gnubg: str, corpora: Path, tmp_path: Path) -> None:
     commands = ["set display off"]
     expected_games = []
     for number, name in enumerate(GNUBG_FILES):
-        games = read(CORPORA / name)
+        games = read(corpora / name)
         written = tmp_path / f"{number}.mat"
         with written.open("w", encoding="utf-8") as out:
             assert mat.write_games(games, out) == []
@@ -446,7 +439,7 @@ def test_gnubg_imports_written_files_without_warnings(tmp_path: Path) -> None:
         expected_games.append(len(games))
     script = tmp_path / "commands.txt"
     script.write_text("\n".join(commands) + "\n")
-    run = subprocess.run([str(GNUBG), "-t", "-q", "-c", str(script)], capture_output=True, text=True,
+    run = subprocess.run([gnubg, "-t", "-q", "-c", str(script)], capture_output=True, text=True,
                          stdin=subprocess.DEVNULL, timeout=60)
     output = run.stdout + run.stderr
     imported = [int(n) for n in _GNUBG_SCORE.findall(output)]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import subprocess
 
 import pytest
@@ -16,7 +15,6 @@ from nardy_cli.core.sides import BLACK, WHITE
 from nardy_cli.notations import mat
 from nardy_cli.replay import replay
 
-GNUBG = shutil.which("gnubg") or shutil.which("gnubg", path="/usr/games")
 OPENING = ("31: 8/5 6/5", "64: 24/18 13/9")  # a legal first exchange of short nardy
 
 
@@ -203,12 +201,8 @@ def test_an_unfinished_match_is_a_note(tmp_path):
     assert "1 match (0 complete)" in result.stdout and "1 note" in result.stdout
 
 
-def test_the_real_corpus_has_no_finding(tmp_path):
-    from pathlib import Path
-
-    corpora = Path(__file__).resolve().parents[2] / "shared" / "corpora"
-    if not corpora.is_dir():
-        pytest.skip("the shared corpora are not here")
+@pytest.mark.slow
+def test_the_real_corpus_has_no_finding(corpora):
     result = CliRunner().invoke(cli, ["validate", "--jobs", "1", "-q", str(corpora)])
     assert result.exit_code == 0 and " 0 findings" in result.stdout, result.stdout
 
@@ -239,13 +233,12 @@ def test_a_capped_resignation_is_written_at_its_level_and_read_back_as_stated():
     assert [(a.kind, a.value) for a in record.actions if a.kind == "resign"] == [("resign", 3)]
 
 
-@pytest.mark.skipif(GNUBG is None, reason="GNU Backgammon (gnubg) is not installed")
-def test_gnubg_reads_the_intended_resignation_level(tmp_path):
+def test_gnubg_reads_the_intended_resignation_level(gnubg, tmp_path):
     from nardy_cli.notations import sgf
 
     ours, theirs = tmp_path / "capped.sgf", tmp_path / "gnubg.sgf"
     ours.write_text(sgf_of(CAPPED_GAMMON), encoding="utf-8")
-    run = subprocess.run([GNUBG, "-t", "-q"], input=f'load match "{ours}"\nsave match "{theirs}"\n',
+    run = subprocess.run([gnubg, "-t", "-q"], input=f'load match "{ours}"\nsave match "{theirs}"\n',
                          capture_output=True, text=True, timeout=60)
     assert not re.search(r"(?i)warning|error", run.stdout + run.stderr)
     (saved,) = sgf.read_games(theirs.read_text(encoding="utf-8").splitlines(True))

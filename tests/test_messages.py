@@ -72,6 +72,7 @@ def test_a_bad_rules_tag_is_reported_at_its_line_and_the_game_still_judged(tmp_p
 # --- tags ---------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_tag_names_are_matched_without_regard_to_case(tmp_path):
     path = write(tmp_path, '[white "A"]\n[variant "short"]\n\n1. 31: 8/5 6/5\n')
     result = run("validate", path)
@@ -79,6 +80,7 @@ def test_tag_names_are_matched_without_regard_to_case(tmp_path):
     assert "[White \"A\"]\n[Variant \"short\"]" in run("convert", path, "--to", "ntn").output
 
 
+@pytest.mark.slow
 def test_unknown_tags_are_kept_and_reported_with_strict(tmp_path):
     path = write(tmp_path, LONG + '[Venue "Club"]\n\n1. 63: 24/18/15\n')
     assert run("validate", path).exit_code == 0
@@ -120,6 +122,7 @@ def test_moves_names_the_positions_it_takes():
 # --- convert ------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_convert_infers_the_notation_from_the_output_name(tmp_path):
     source = write(tmp_path, LONG + "\n1. 63: 24/18/15\n")
     result = run("convert", source, "-o", str(tmp_path / "hand.sgf"))
@@ -129,6 +132,7 @@ def test_convert_infers_the_notation_from_the_output_name(tmp_path):
     assert (tmp_path / "hand.json").read_text(encoding="utf-8").startswith("[")
 
 
+@pytest.mark.slow
 def test_convert_warns_when_to_and_the_extension_disagree(tmp_path):
     source = write(tmp_path, LONG + "\n1. 63: 24/18/15\n")
     result = run("convert", source, "--to", "JSONL", "-o", str(tmp_path / "out.json"))
@@ -141,6 +145,7 @@ def test_convert_needs_a_notation():
     assert result.exit_code == 2 and "--to is needed" in result.output
 
 
+@pytest.mark.slow
 def test_convert_reports_repairs_and_exits_1(tmp_path):
     source = write(tmp_path, LONG + "\n1. 63 24/18/15  51: 24/19 19/18\n2. 7x: 18/11\n")
     result = run("convert", source, "--to", "ntn")
@@ -177,6 +182,7 @@ def test_show_says_which_file_of_a_directory_it_used():
     assert "game 3 of sample_games/long: game 1 of sample_games/long/kazan-cup-2026.ntn" in result.output
 
 
+@pytest.mark.slow
 def test_no_deprecation_warnings(tmp_path):
     with warnings.catch_warnings():
         warnings.simplefilter("error", DeprecationWarning)

@@ -343,6 +343,7 @@ NTN_ALPHABET = st.sampled_from(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.one_of(st.text(), st.lists(NTN_ALPHABET).map("".join)))
 def test_any_text_reads_without_raising(text: str) -> None:
@@ -417,6 +418,7 @@ game_records = st.builds(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(st.lists(game_records, max_size=3), st.booleans())
 def test_generated_records_survive_write_and_read(games: list[GameRecord], last_unfinished: bool) -> None:

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from locations import corpus_files
 from nardy_cli.analysis.aggregates import game_row
 from nardy_cli.analysis.selfplay import generate
 from nardy_cli.analysis.validate import Certification, validate_games, validated
@@ -26,10 +27,6 @@ from nardy_cli.record import Action, GameRecord
 from nardy_cli.run import parallel
 from nardy_cli.run.corpus import iter_games
 from nardy_cli.run.parallel import ClusterError, map_games, replayed
-
-BGLAB = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "bglab-sample"
-if not BGLAB.is_dir():
-    BGLAB = Path("/work/shared/corpora/bglab-sample")
 
 VALIDATE = partial(replayed, build=validated)
 ROWS = partial(replayed, build=game_row)
@@ -103,7 +100,7 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]]:
     return {"generated": [str(root / name) for name in names],
             "big": [str(root / "big.ntn")],
             "matches": [str(root / "matches.ntn")],
-            "mat": [str(path) for path in sorted(BGLAB.glob("*.txt"))[:4]]}
+            "mat": [str(path) for path in corpus_files("bglab-sample/*.txt")[:4]]}
 
 
 def run(paths: list[str], task=VALIDATE, **options) -> tuple[list, list[str]]:
@@ -131,6 +128,7 @@ def sequential(paths: list[str]) -> tuple[list[str], dict, list[str]]:
     return lines, certification.summary.as_dict(), errors
 
 
+@pytest.mark.slow
 def test_the_corpus_has_what_the_cuts_must_survive(corpus):
     _, summary, errors = sequential(corpus["generated"])
     assert [Path(error.split(":")[0].split()[-1]).name for error in errors] == ["missing.ntn", "cut.ntn.gz",
@@ -153,14 +151,16 @@ def expected_rows(corpus) -> list[dict]:
 @pytest.fixture(scope="module")
 def expected_mat(corpus) -> tuple[list[str], dict, list[str]]:
     if not corpus["mat"]:
-        pytest.skip(f"no bglab sample at {BGLAB}")
+        pytest.skip("no bglab-sample/ in the real corpora")
     return sequential(corpus["mat"])
 
 
+@pytest.mark.slow
 def test_one_job_runs_here(corpus, expected):
     assert validation(corpus["generated"], jobs=1) == expected
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("chunk_games", [1, 4])
 def test_two_workers_give_the_sequential_figures(corpus, expected, chunk_games):
     assert validation(corpus["generated"], jobs=2, chunk_games=chunk_games) == expected
@@ -173,6 +173,7 @@ def test_an_unknown_encoding_is_one_error(corpus):
     assert len(errors) == 1
 
 
+@pytest.mark.slow
 def test_finding_lines_deep_in_a_cut_file_are_the_files_lines(corpus):
     lines, _, _ = validation(corpus["big"], jobs=2, chunk_games=3)
     assert lines == sequential(corpus["big"])[0]
@@ -195,17 +196,20 @@ def test_crawford_games_inferred_across_cuts(corpus):
     assert validation(corpus["matches"], jobs=2, chunk_games=1) == expected
 
 
+@pytest.mark.slow
 def test_per_game_rows_are_the_sequential_rows(corpus, expected_rows):
     assert run(corpus["generated"], ROWS, jobs=2, chunk_games=3)[0] == expected_rows
     assert expected_rows[0]["file"] == corpus["generated"][0] and expected_rows[0]["game"] == 1
 
 
+@pytest.mark.slow
 def test_real_match_files(corpus, expected_mat):
     assert expected_mat[1]["games"] > 10
     assert validation(corpus["mat"], jobs=2) == expected_mat
     assert run(corpus["mat"], ROWS, jobs=2)[0] == run(corpus["mat"], ROWS, jobs=1)[0]
 
 
+@pytest.mark.slow
 def test_files_too_long_to_ship_are_streamed_here(corpus, expected, expected_mat, monkeypatch, tmp_path):
     """Whole-file units (MAT, a JSON document) longer than the limit are read in the parent as they
     stream, in their place in the corpus order; a damaged one keeps the games before the damage."""
@@ -282,6 +286,7 @@ def assert_same_stats(run: tuple, expected: tuple) -> None:
         assert table.equals(expected[3][name]), name
 
 
+@pytest.mark.slow
 def test_stats_with_two_workers_writes_the_sequential_files(corpus, expected_stats, tmp_path):
     assert_same_stats(stats_run(corpus["generated"] + corpus["mat"], tmp_path, "--jobs", "2"), expected_stats)
     _, _, files, parquet = expected_stats
@@ -307,6 +312,8 @@ def test_stats_on_a_dask_scheduler_writes_the_sequential_files(corpus, expected_
     assert_same_stats(stats_run(corpus["generated"] + corpus["mat"], tmp_path, "--dask", address), expected_stats)
 
 
+@pytest.mark.slow
+@pytest.mark.dask
 def test_the_parquet_tables_feed_dask_dataframe(corpus, expected_stats, tmp_path):
     """The per-game table written with --parquet, aggregated by dask.dataframe, gives the figures of
     nardy stats --by variant."""

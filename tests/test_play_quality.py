@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from locations import CORPORA, corpus_files
 from nardy_cli.analysis.aggregates import Aggregates, game_stats
 from nardy_cli.analysis.play_quality import BLUNDER, game_quality
 from nardy_cli.cli.main import cli
@@ -20,9 +21,7 @@ from nardy_cli.replay import replay
 from nardy_cli.reporting.stats import quality_summary
 from nardy_cli.run.corpus import CorpusGame, iter_games
 
-CORPORA = next((p for p in (Path(__file__).resolve().parents[2] / "shared" / "corpora", Path("/work/shared/corpora"))
-                if p.is_dir()), None)
-XG_FILES = sorted((CORPORA / "xg").glob("*.xg")) if CORPORA else []
+XG_FILES = corpus_files("xg/*.xg")
 needs_corpus = pytest.mark.skipif(not XG_FILES, reason="the shared corpus of .xg files is not here")
 UNANALYSED = -1000.0
 
@@ -109,6 +108,7 @@ def test_games_without_analysis_give_no_row():
         == {}
 
 
+@pytest.mark.slow
 def test_stats_prints_the_table_only_for_analysed_games(tmp_path):
     path = tmp_path / "games.jsonl"
     from nardy_cli.notations.jsonl import game_to_dict
@@ -159,6 +159,7 @@ def test_an_analysed_gnubg_match_gives_error_rates():
     assert (table["decisions"] > 50).all() and table["luck"].isna().all()  # this file was saved without luck
 
 
+@pytest.mark.slow
 @needs_corpus
 def test_the_report_has_the_analysis_table(tmp_path):
     path = CORPORA / "xg" / "hsbt-paris-2023-unger-job-7pt.xg"

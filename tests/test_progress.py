@@ -21,6 +21,7 @@ SAMPLE = ROOT / "sample_games" / "generated" / "long-200.ntn"
 NARDY = str(Path(sys.executable).parent / "nardy")
 
 
+@pytest.mark.slow
 def test_reading_counts_the_bytes_read_of_the_total(tmp_path, monkeypatch):
     packed = tmp_path / "long.ntn.gz"
     packed.write_bytes(gzip.compress(SAMPLE.read_bytes()))
@@ -72,6 +73,7 @@ def run_on_terminal(*args: str) -> tuple[str, str]:
     return stdout, seen.decode("utf-8", "replace")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", [
     ["validate", str(SAMPLE), "-j", "1"],
     ["stats", str(SAMPLE), "-j", "1"],
@@ -83,11 +85,13 @@ def test_a_bar_with_a_total_on_a_terminal(command):
     assert "B/s" in terminal and f"/{SAMPLE.stat().st_size / 1024:.0f}k" in terminal.replace(".0k", "k")
 
 
+@pytest.mark.slow
 def test_self_play_counts_games_on_a_terminal(tmp_path):
     _, terminal = run_on_terminal("generate", "--games", "3", "-o", str(tmp_path / "out.ntn"))
     assert "Playing" in terminal and "/3 " in terminal
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", [
     ["validate", str(SAMPLE), "-j", "1", "-q"],
     ["stats", str(SAMPLE), "-j", "1", "--quiet"],
@@ -98,6 +102,7 @@ def test_quiet_hides_the_bar(command, tmp_path):
     assert "%|" not in terminal
 
 
+@pytest.mark.slow
 def test_no_bar_on_a_pipe():
     result = subprocess.run([NARDY, "validate", str(SAMPLE), "-j", "1"], capture_output=True, text=True, check=False)
     assert result.returncode == 0 and result.stderr == ""

@@ -1,6 +1,7 @@
 """Invariants of the engine over random legal games (hypothesis)."""
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -35,6 +36,7 @@ def random_turns(rules: Rules, seed: int, limit: int = 400):
         position = rng.choice(plays).position
 
 
+@pytest.mark.slow
 @fast
 @given(rule_sets, seeds)
 def test_checkers_are_conserved_and_points_never_shared(rules, seed):
@@ -46,6 +48,7 @@ def test_checkers_are_conserved_and_points_never_shared(rules, seed):
             assert after.turn == other(position.turn)
 
 
+@pytest.mark.slow
 @fast
 @given(rule_sets, seeds)
 def test_pips_drop_by_the_dice_used(rules, seed):
@@ -65,6 +68,7 @@ def test_pips_drop_by_the_dice_used(rules, seed):
                 assert play.position.board(other(side))[BAR] == position.board(other(side))[BAR] + hits
 
 
+@pytest.mark.slow
 @fast
 @given(rule_sets, seeds)
 def test_plays_are_distinct_and_use_the_same_number_of_dice(rules, seed):
@@ -74,6 +78,7 @@ def test_plays_are_distinct_and_use_the_same_number_of_dice(rules, seed):
         assert plays[0].dice_used <= (4 if dice[0] == dice[1] else 2)
 
 
+@pytest.mark.slow
 @fast
 @given(rule_sets, seeds)
 def test_every_legal_play_checks_as_legal(rules, seed):
@@ -95,6 +100,7 @@ def test_a_generated_game_always_validates(rules, seed):
     assert result.ending in ("finish", "draw")
 
 
+@pytest.mark.slow
 @fast
 @given(rule_sets, seeds)
 def test_a_play_using_fewer_dice_is_caught(rules, seed):
@@ -109,6 +115,7 @@ def test_a_play_using_fewer_dice_is_caught(rules, seed):
             str(position), dice, str(play), verdict.finding)
 
 
+@pytest.mark.slow
 @fast
 @given(st.sampled_from([r for r in RULE_SETS if r.variant == "long"]), seeds)
 def test_landing_on_an_opponent_checker_is_caught(rules, seed):

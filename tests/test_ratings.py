@@ -1,11 +1,9 @@
 """Ratings: the FIBS formula and Elo against hand-computed changes, and nardy rate."""
 import csv
-import glob
 import io
 import math
 
 import pytest
-from click.testing import CliRunner
 
 from nardy_cli.analysis.ratings import (
     Ratings,
@@ -17,8 +15,6 @@ from nardy_cli.analysis.ratings import (
     match_result,
 )
 from nardy_cli.cli.main import cli
-
-TOURNAMENT = sorted(glob.glob("/work/shared/corpora/tournament/*.mat"))
 
 
 def test_fibs_rating_change_of_known_matches_by_hand():
@@ -70,10 +66,11 @@ def test_unfinished_matches_are_not_rated():
     assert match_result({**row, "winner": "Boris", "complete": True}) == Result("", "Boris", "Ann", 5)
 
 
-def test_rate_the_tournament_match(tmp_path):
+@pytest.mark.slow
+def test_rate_the_tournament_match(runner, tournament_mat, tmp_path):
     history = tmp_path / "history.csv"
-    result = CliRunner().invoke(cli, ["rate", "-q", "--format", "csv", "--history", str(history),
-                                      "--chart", str(tmp_path / "ratings.png"), TOURNAMENT[0]])
+    result = runner.invoke(cli, ["rate", "-q", "--format", "csv", "--history", str(history),
+                                      "--chart", str(tmp_path / "ratings.png"), tournament_mat])
     assert result.exit_code == 0, result.output
     rows = {row["player"]: row for row in csv.DictReader(io.StringIO(result.stdout))}
     # a 7-point match between newcomers: 5 · 4 · √7 · 0.5 = 26.457513 each way

@@ -62,6 +62,7 @@ def report(tmp_path_factory):
     return measured
 
 
+@pytest.mark.slow
 def test_report_renders_whole_in_chromium(report, tmp_path):
     dom = chromium(f"--window-size={WIDTH},900", "--dump-dom", report.as_uri())
     assert dom.returncode == 0, dom.stderr

@@ -77,6 +77,7 @@ def test_russian_plurals(n, text):
     assert plural("games", n, "ru") == text
 
 
+@pytest.mark.slow
 def test_validate_in_russian():
     result = CliRunner().invoke(cli, ["validate", "sample_games/long", "--lang", "ru"])
     assert result.exit_code == 1
@@ -87,6 +88,7 @@ def test_validate_in_russian():
     assert "ход 5 чёрные 54: 24/19 24/20: head: с головы снято две шашки" in result.output
 
 
+@pytest.mark.slow
 def test_report_summary_has_russian_plurals(tmp_path):
     result = CliRunner().invoke(cli, ["stats", "sample_games/long", "-q", "--lang", "ru", "--out", str(tmp_path)])
     assert result.exit_code == 0

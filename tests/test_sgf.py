@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import io
 import re
-import shutil
 import subprocess
 from collections import Counter
 from pathlib import Path
@@ -16,10 +15,6 @@ from nardy_cli.notations import sgf
 from nardy_cli.record import Action, GameRecord
 
 DATA = Path(__file__).parent / "data" / "sgf"
-# the shared corpus: beside the repository (as CI lays it out), else where the workplace keeps it
-CORPORA = next((path for path in (Path(__file__).resolve().parents[2] / "shared" / "corpora",
-                                  Path("/work/shared/corpora")) if path.is_dir()), Path("/work/shared/corpora"))
-GNUBG = shutil.which("gnubg") or shutil.which("gnubg", path="/usr/games")
 
 # gnubg fixture -> the .mat it was imported from (``import mat`` then ``save match``)
 FROM_MAT = {
@@ -98,13 +93,6 @@ def comparable(actions: list[Action]) -> list[tuple]:
             for a in actions if a.kind != "resign"]
 
 
-def mat_path(fixture: str) -> Path:
-    path = CORPORA / FROM_MAT[fixture]
-    if not path.exists():
-        pytest.skip(f"the corpus {CORPORA} is not beside the repository")
-    return path
-
-
 # --- sniffing and coordinates ---------------------------------------------------------
 
 
@@ -132,9 +120,9 @@ def test_letters_name_points_seen_from_white(variant: str) -> None:
 
 
 @pytest.mark.parametrize("fixture", sorted(FROM_MAT))
-def test_gnubg_sgf_of_a_match_has_the_plays_of_its_mat(fixture: str) -> None:
+def test_gnubg_sgf_of_a_match_has_the_plays_of_its_mat(corpora: Path, fixture: str) -> None:
     games = read_file(fixture)
-    expected = mat_games(mat_path(fixture))
+    expected = mat_games(corpora / FROM_MAT[fixture])
     assert len(games) == len(expected)
     for game, mat_actions in zip(games, expected):
         assert game.errors == []
@@ -395,9 +383,11 @@ def test_hit_marks_and_a_contradicting_result_tag_are_named() -> None:
         assert sum("Result tag '2-0' dropped: it differs from the result '1-0'" in warning for warning in warnings) == 2
 
 
-def test_mat_plays_written_whole_are_split_as_gnubg_reads_them() -> None:
+@pytest.mark.slow
+def test_mat_plays_written_whole_are_split_as_gnubg_reads_them(corpora: Path) -> None:
     fixture = "studio_gibraltar_mike_llabba_13pt.sgf"
-    records = [GameRecord(tags={"Variant": "short"}, actions=actions) for actions in mat_games(mat_path(fixture))]
+    records = [GameRecord(tags={"Variant": "short"}, actions=actions)
+               for actions in mat_games(corpora / FROM_MAT[fixture])]
     assert any(len(m.path) == 2 and m.path[0] - m.path[1] > 6 for r in records for a in r.actions
                for m in a.moves or ())  # the .mat writes plays like 21/1
     text, warnings = write(records)
@@ -424,11 +414,11 @@ def test_long_nardy_is_marked_and_mirrored() -> None:
 # --- GNU Backgammon reads what nardy writes ----------------------------------------------------------
 
 
-def gnubg_resave(tmp_path: Path, name: str, text: str) -> tuple[list[str], list[GameRecord]]:
+def gnubg_resave(gnubg: str, tmp_path: Path, name: str, text: str) -> tuple[list[str], list[GameRecord]]:
     """Load ``text`` in GNU Backgammon and save it again: its complaints and what it saved."""
     ours, theirs = tmp_path / name, tmp_path / f"gnubg_{name}"
     ours.write_text(text, encoding="utf-8")
-    run = subprocess.run([GNUBG, "-t", "-q"], input=f'load match "{ours}"\nsave match "{theirs}"\n',
+    run = subprocess.run([gnubg, "-t", "-q"], input=f'load match "{ours}"\nsave match "{theirs}"\n',
                          capture_output=True, text=True, timeout=60)
     output = run.stdout + run.stderr
     complaints = [line for line in output.splitlines() if str(ours) in line or re.search(r"(?i)warning|error", line)]
@@ -436,44 +426,41 @@ def gnubg_resave(tmp_path: Path, name: str, text: str) -> tuple[list[str], list[
         return complaints, list(sgf.read_games(lines))
 
 
-@pytest.mark.skipif(GNUBG is None, reason="GNU Backgammon (gnubg) is not installed")
 @pytest.mark.parametrize("fixture", ["galaxy_lasse_match10031435.sgf", "handmade_money_game.sgf",
                                      "gnubg_position.sgf"])
-def test_gnubg_loads_what_nardy_writes(tmp_path: Path, fixture: str) -> None:
+def test_gnubg_loads_what_nardy_writes(gnubg: str, tmp_path: Path, fixture: str) -> None:
     games = read_file(fixture)
     text, _ = write(games)
-    complaints, saved = gnubg_resave(tmp_path, fixture, text)
+    complaints, saved = gnubg_resave(gnubg, tmp_path, fixture, text)
     assert complaints == []
     assert [comparable(game.actions) for game in saved] == [comparable(game.actions) for game in games]
     assert [(game.result, game.tags.get("Termination")) for game in saved] == [
         (game.result, game.tags.get("Termination")) for game in games]
 
 
-@pytest.mark.skipif(GNUBG is None, reason="GNU Backgammon (gnubg) is not installed")
-def test_gnubg_loads_a_written_position(tmp_path: Path) -> None:
+def test_gnubg_loads_a_written_position(gnubg: str, tmp_path: Path) -> None:
     position = "short b bar,24x2,13x5,8,7,6x4 24x2,13x5,6x5,5,4 cube=4w"
     game = GameRecord(tags={"Variant": "short", "MatchLength": "0", "Position": position},
                       actions=[Action(BLACK, "roll", dice=(4, 3), moves=parse_play("13/9 13/10"))])
-    complaints, (saved,) = gnubg_resave(tmp_path, "position.sgf", write([game])[0])
+    complaints, (saved,) = gnubg_resave(gnubg, tmp_path, "position.sgf", write([game])[0])
     assert complaints == []
     assert saved.tags["Position"] == position
     assert comparable(saved.actions) == comparable(game.actions)
 
 
-@pytest.mark.skipif(GNUBG is None, reason="GNU Backgammon (gnubg) is not installed")
-def test_gnubg_loads_a_bear_off_split_into_legal_steps(tmp_path: Path) -> None:
+def test_gnubg_loads_a_bear_off_split_into_legal_steps(gnubg: str, tmp_path: Path) -> None:
     position = "short w 10,5x2,4x12 24x15"
     game = GameRecord(tags={"Variant": "short", "MatchLength": "0", "Position": position},
                       actions=[Action(WHITE, "roll", dice=(6, 5), moves=parse_play("10/off"))])
-    complaints, (saved,) = gnubg_resave(tmp_path, "bear_off.sgf", write([game])[0])
+    complaints, (saved,) = gnubg_resave(gnubg, tmp_path, "bear_off.sgf", write([game])[0])
     assert complaints == []
     assert [m.path for m in saved.actions[0].moves] == [(10, 5), (5, 0)]
 
 
-@pytest.mark.skipif(GNUBG is None, reason="GNU Backgammon (gnubg) is not installed")
-def test_gnubg_loads_plays_split_from_mat_text(tmp_path: Path) -> None:
+def test_gnubg_loads_plays_split_from_mat_text(gnubg: str, corpora: Path, tmp_path: Path) -> None:
     fixture = "studio_gibraltar_mike_llabba_13pt.sgf"
-    records = [GameRecord(tags={"Variant": "short"}, actions=actions) for actions in mat_games(mat_path(fixture))]
-    complaints, saved = gnubg_resave(tmp_path, "split.sgf", write(records)[0])
+    records = [GameRecord(tags={"Variant": "short"}, actions=actions)
+               for actions in mat_games(corpora / FROM_MAT[fixture])]
+    complaints, saved = gnubg_resave(gnubg, tmp_path, "split.sgf", write(records)[0])
     assert complaints == []
     assert [comparable(game.actions) for game in saved] == [comparable(game.actions) for game in read_file(fixture)]

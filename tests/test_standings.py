@@ -1,16 +1,13 @@
 """Standings of events and the Buchholz score, against hand-computed tables."""
 import csv
-import glob
 import io
 
-from click.testing import CliRunner
+import pytest
 
 from nardy_cli.analysis.standings import Standings
 from nardy_cli.cli.main import cli
 from nardy_cli.core.sides import BLACK, WHITE
 from nardy_cli.matches import Match
-
-TOURNAMENT = sorted(glob.glob("/work/shared/corpora/tournament/*.mat"))
 
 
 def match(first: str, second: str, winner: str | None, event: str = "Swiss open") -> Match:
@@ -63,8 +60,9 @@ def test_events_apart():
         ("Cup", "Ann", 1), ("Cup", "Boris", 0), ("League", "Boris", 1), ("League", "Ann", 0)]
 
 
-def test_standings_of_the_tournament_match():
-    result = CliRunner().invoke(cli, ["stats", "--standings", "--format", "csv", "-q", *TOURNAMENT[:1]])
+@pytest.mark.slow
+def test_standings_of_the_tournament_match(runner, tournament_mat):
+    result = runner.invoke(cli, ["stats", "--standings", "--format", "csv", "-q", tournament_mat])
     assert result.exit_code == 0, result.output
     rows = list(csv.DictReader(io.StringIO(result.stdout)))
     # the 7-point match of HSBT Paris 2023: Unger wins it 7-4
@@ -73,9 +71,10 @@ def test_standings_of_the_tournament_match():
     assert rows[0]["event"] == "HSBT Paris 2023" and int(rows[0]["games_won"]) > int(rows[1]["games_won"])
 
 
-def test_report_has_the_standings_and_the_luck(tmp_path):
+@pytest.mark.slow
+def test_report_has_the_standings_and_the_luck(runner, tournament_mat, tmp_path):
     out = tmp_path / "report"
-    result = CliRunner().invoke(cli, ["stats", "-q", "--out", str(out), *TOURNAMENT[:1]])
+    result = runner.invoke(cli, ["stats", "-q", "--out", str(out), tournament_mat])
     assert result.exit_code == 0, result.output
     page = (out / "report.html").read_text(encoding="utf-8")
     assert "<h2>Standings</h2>" in page and "Buchholz" in page and "<h2>Luck</h2>" in page

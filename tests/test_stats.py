@@ -262,6 +262,7 @@ def test_loaded_dice_are_flagged_and_n_is_shown():
     assert list(shortened(fairness, top=1).index) == ["all", "Fair"]
 
 
+@pytest.mark.slow
 def test_stats_says_how_many_games_have_findings_and_can_leave_them_out():
     from click.testing import CliRunner
 

@@ -130,6 +130,7 @@ def test_missing_input_exit_2_others_still_read(tmp_path):
     assert "1 file, 1 game" in result.output
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["long/club-evening", "long/kazan-cup-2026", "short/club-night-cube",
                                   "generated/long-200", "generated/short-200",
                                   "gulbara/club-crazy-evening", "gulbara/crazy-cup-faults"])
@@ -141,6 +142,7 @@ def test_samples_give_their_expected_output(name, monkeypatch):
     assert result.exit_code == (1 if "findings (" in expected else 0)
 
 
+@pytest.mark.slow
 def test_two_workers_give_the_same_output(monkeypatch):
     monkeypatch.chdir(ROOT)
     one = CliRunner().invoke(cli, ["validate", "sample_games/", "--jobs", "1"])

@@ -6,7 +6,6 @@ from __future__ import annotations
 import io
 import json
 import re
-import shutil
 import struct
 import subprocess
 import sys
@@ -17,6 +16,7 @@ import jsonschema
 import pytest
 from click.testing import CliRunner
 
+from locations import CORPORA, ROOT, corpus_files
 from nardy_cli import notations
 from nardy_cli.analysis import exports
 from nardy_cli.cli.main import cli
@@ -28,15 +28,12 @@ from nardy_cli.record import Evaluation, GameRecord, InputError
 from nardy_cli.replay import replay
 from nardy_cli.run.corpus import read_source
 
-ROOT = Path(__file__).resolve().parent.parent
-CORPORA = next((p for p in (ROOT.parent / "shared" / "corpora", Path("/work/shared/corpora")) if p.is_dir()), None)
 XG_DIR = CORPORA / "xg" if CORPORA else None
-XG_FILES = sorted(XG_DIR.glob("*.xg")) if XG_DIR and XG_DIR.is_dir() else []
+XG_FILES = corpus_files("xg/*.xg")
 HSBT = "hsbt-paris-2023-unger-job-7pt.xg"
 CHARLOT = "charlot1-charlot2_7p_2025-11-08-2305.xg"
 TWINS = {HSBT: "tournament/kevung_gbf__test_HSBT-Paris-2023_Unger-Job_7pt.mat",
          CHARLOT: "xg/charlot1-charlot2_7p_2025-11-08-2305.mat"}
-GNUBG = shutil.which("gnubg") or ("/usr/games/gnubg" if Path("/usr/games/gnubg").exists() else None)
 
 needs_corpus = pytest.mark.skipif(not XG_FILES, reason="the shared corpus of .xg files is not here")
 
@@ -122,12 +119,12 @@ def test_analysis_of_a_checker_play_and_a_cube_action():
 # --- GNU Backgammon as judge -----------------------------------------------------------------------
 
 
-def gnubg_games(tmp_path: Path, mat_file: Path) -> list[GameRecord]:
+def gnubg_games(gnubg: str, tmp_path: Path, mat_file: Path) -> list[GameRecord]:
     """The games of ``mat_file`` as GNU Backgammon imports them (saved again as SGF and read back)."""
     saved = tmp_path / f"{mat_file.stem}.gnubg.sgf"
     commands = tmp_path / f"{mat_file.stem}.commands"
     commands.write_text(f'set display off\nimport mat "{mat_file}"\nsave match "{saved}"\n')
-    run = subprocess.run([str(GNUBG), "-t", "-q", "-r", "-c", str(commands)], capture_output=True, text=True,
+    run = subprocess.run([gnubg, "-t", "-q", "-r", "-c", str(commands)], capture_output=True, text=True,
                          stdin=subprocess.DEVNULL, timeout=120, check=False)
     assert saved.exists(), run.stdout + run.stderr
     with saved.open(encoding="utf-8") as lines:
@@ -141,29 +138,29 @@ def gnubg_view(games: list[GameRecord]) -> list:
              [(turn.after.white, turn.after.black) for turn in replay(game).turns]) for game in games]
 
 
-@pytest.mark.skipif(GNUBG is None, reason="GNU Backgammon (gnubg) is not installed")
+@pytest.mark.slow
 @needs_corpus
 @pytest.mark.parametrize("path", XG_FILES, ids=lambda path: path.name)
-def test_gnubg_imports_the_mat_conversion_with_the_same_games(tmp_path, path):
+def test_gnubg_imports_the_mat_conversion_with_the_same_games(gnubg, tmp_path, path):
     games = read_xg(path.name)
     converted = tmp_path / f"{path.stem}.mat"
     with converted.open("w", encoding="utf-8") as out:
         warnings = mat.write_games(games, out)
     assert all(warning.endswith(("comments dropped: MAT has no comments", "analysis dropped: MAT has no analysis"))
                for warning in warnings)
-    imported = gnubg_games(tmp_path, converted)
+    imported = gnubg_games(gnubg, tmp_path, converted)
     assert gnubg_view(imported) == gnubg_view(games)
     if path.name in TWINS:
-        assert gnubg_view(imported) == gnubg_view(gnubg_games(tmp_path, CORPORA / TWINS[path.name]))
+        assert gnubg_view(imported) == gnubg_view(gnubg_games(gnubg, tmp_path, CORPORA / TWINS[path.name]))
 
 
 # --- the command line ------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @needs_corpus
 @pytest.mark.parametrize("options", [[], ["--jobs", "2"]], ids=["sequential", "two workers"])
-def test_every_command_takes_xg_files(tmp_path, options):
-    runner = CliRunner()
+def test_every_command_takes_xg_files(runner, tmp_path, options):
     validated = runner.invoke(cli, ["validate", *options, str(XG_DIR)])
     assert validated.exit_code == 0, validated.output
     assert f"{len(XG_FILES) + 2} files" in validated.output and " 0 findings" in validated.output
@@ -355,6 +352,7 @@ def test_comments_of_a_made_file_attach_to_their_move():
 # --- the analysis in other notations ---------------------------------------------------------------
 
 
+@pytest.mark.slow
 @needs_corpus
 @pytest.mark.parametrize("target", ["ntn", "jsonl", "json"])
 @pytest.mark.parametrize("path", XG_FILES, ids=lambda path: path.name)
@@ -413,6 +411,7 @@ def test_a_malformed_json_analysis_is_reported(item, message):
     assert len(game.errors) == 1 and game.errors[0].message.startswith(message)
 
 
+@pytest.mark.slow
 @needs_corpus
 def test_the_benchmark_runs_at_a_tiny_size():
     run = subprocess.run([sys.executable, str(ROOT / "bench/bench_xg.py"), "--corpus", str(XG_DIR), "--files", "3",
@@ -432,9 +431,8 @@ def test_a_game_from_a_position_of_its_own_is_an_error_not_a_wrong_replay():
     assert replay(games[0]).findings
 
 
-@pytest.mark.skipif(GNUBG is None, reason="GNU Backgammon (gnubg) is not installed")
 @needs_corpus
-def test_gnubg_loads_the_sgf_conversion_with_its_analysis_property(tmp_path):
+def test_gnubg_loads_the_sgf_conversion_with_its_analysis_property(gnubg, tmp_path):
     games = read_xg(HSBT)
     converted, saved = tmp_path / "match.sgf", tmp_path / "gnubg.sgf"
     with converted.open("w", encoding="utf-8") as out:
@@ -444,7 +442,7 @@ def test_gnubg_loads_the_sgf_conversion_with_its_analysis_property(tmp_path):
     back = list(sgf.read_games(io.StringIO(converted.read_text(encoding="utf-8"))))
     assert [[action.analysis for action in game.actions] for game in back] == [
         [action.analysis for action in game.actions] for game in games]
-    run = subprocess.run([str(GNUBG), "-t", "-q", "-r"], input=f'load match "{converted}"\nsave match "{saved}"\n',
+    run = subprocess.run([gnubg, "-t", "-q", "-r"], input=f'load match "{converted}"\nsave match "{saved}"\n',
                          capture_output=True, text=True, timeout=120, check=False)
     output = run.stdout + run.stderr
     assert [line for line in output.splitlines() if str(converted) in line or re.search(r"(?i)warning|error", line)] \
@@ -555,6 +553,7 @@ def test_the_last_position_of_a_real_file_is_the_replay_s(path):
     assert (position.cube_value, position.cube_owner) == (before.cube_value, before.cube_owner)
 
 
+@pytest.mark.slow
 @needs_corpus
 def test_hits_are_marked_where_xg_s_own_text_export_marks_them():
     text_export = CORPORA / "tournament/kevung_gbf__test_HSBT-Paris-2023_Unger-Job_7pt_XGstyle.txt"
