@@ -320,7 +320,8 @@ def race(path: str, number: int, rules: tuple[str, ...], output: str, force: boo
     """Both sides' pip counts after every turn of one game of FILE."""
     import pandas as pd
 
-    from nardy_cli.reporting.charts import race_chart, save_figure
+    from nardy_cli.reporting.charts import race_chart
+    from nardy_cli.reporting.figures import save_figure
 
     game, result = load_game(path, number, rules)
     turns = pd.DataFrame(turn_rows(game, result), columns=list(TURN_COLUMNS))
@@ -341,10 +342,11 @@ def corpus_plot(name: str, chart_name: str, help_text: str) -> None:
                 rules: tuple[str, ...], legal_only: bool, quiet: bool, jobs: int, dask: str | None, output: str,
                 force: bool, lang: str) -> None:
         from nardy_cli.reporting import charts
+        from nardy_cli.reporting.figures import save_figure
 
         aggregates, unreadable = read_statistics(paths, input_format, encoding, pattern, rules, quiet, jobs, dask,
                                                  legal_only=legal_only)
-        charts.save_figure(getattr(charts, chart_name)(aggregates, lang), output, force=force)
+        save_figure(getattr(charts, chart_name)(aggregates, lang), output, force=force)
         exit_status(unreadable)
 
 
@@ -363,7 +365,8 @@ def dice(paths: tuple[str, ...], input_format: str | None, encoding: str | None,
          rules: tuple[str, ...], legal_only: bool, quiet: bool, jobs: int, dask: str | None, output: str, force: bool,
          lang: str, player: str | None) -> None:
     """A 6×6 heatmap of the rolls against fair dice, with the chi-square p-value in the title."""
-    from nardy_cli.reporting.charts import dice_chart, save_figure
+    from nardy_cli.reporting.charts import dice_chart
+    from nardy_cli.reporting.figures import save_figure
 
     aggregates, unreadable = read_statistics(paths, input_format, encoding, pattern, rules, quiet, jobs, dask,
                                              legal_only=legal_only)
@@ -405,7 +408,7 @@ def show(path: str | None, number: int, turn: int | None, move_text: str | None,
     the game and the roll of that place. Without -o the board is printed as text. When the roll is illegal, its
     finding is shown (in red in a picture) and the offending step is marked.
     """
-    from nardy_cli.reporting.board import BoardView, board_figure, text_diagram, turn_view
+    from nardy_cli.reporting.board import BoardView, text_diagram, turn_view
 
     if (path is None) == (position_text is None):
         raise click.UsageError("give either a FILE or --position")
@@ -429,7 +432,8 @@ def show(path: str | None, number: int, turn: int | None, move_text: str | None,
         except ValueError as error:
             raise click.UsageError(str(error)) from None
     if output:
-        from nardy_cli.reporting.charts import save_figure
+        from nardy_cli.reporting.board_picture import board_figure
+        from nardy_cli.reporting.figures import save_figure
 
         save_figure(board_figure(view, lang), output, force=force)
     else:
