@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 import click
 
 from nardy_cli.analysis import bearoff
-from nardy_cli.analysis.aggregates import GROUPINGS, TURN_COLUMNS, Aggregates, game_stats, turn_rows
+from nardy_cli.analysis.aggregates import GROUPINGS, Aggregates, game_stats, turn_rows
 from nardy_cli.cli.main import (
     EXIT_INPUT,
     cli,
@@ -318,13 +318,12 @@ def plot() -> None:
 @usage_errors
 def race(path: str, number: int, rules: tuple[str, ...], output: str, force: bool, lang: str) -> None:
     """Both sides' pip counts after every turn of one game of FILE."""
-    import pandas as pd
-
     from nardy_cli.reporting.charts import race_chart
     from nardy_cli.reporting.figures import save_figure
+    from nardy_cli.reporting.stats import turns_table
 
     game, result = load_game(path, number, rules)
-    turns = pd.DataFrame(turn_rows(game, result), columns=list(TURN_COLUMNS))
+    turns = turns_table(turn_rows(game, result))
     start = (result.start.pips(WHITE), result.start.pips(BLACK)) if result.start else None
     subtitle = f"{game.record.title()}, {tr('game', lang)} {number}"
     names = (game.record.player(WHITE), game.record.player(BLACK))

@@ -1,6 +1,6 @@
 """The player commands of ``nardy``: ``rate`` (ratings over a corpus), ``find`` (games that
 reached a position) and ``analyse`` (error rates by an engine), attached to the main group.
-pandas and matplotlib are imported inside the commands, as in :mod:`nardy_cli.cli.analysis`."""
+The reporting modules (pandas, matplotlib) are imported inside the commands, as in :mod:`nardy_cli.cli.analysis`."""
 from __future__ import annotations
 
 import csv
@@ -99,12 +99,9 @@ def format_ratings(rows: list[dict[str, Any]], output_format: str, lang: str) ->
     """The ratings table as text, Markdown, CSV or JSON (full precision)."""
     if output_format in ("json", "csv"):
         return format_rows(rows, RATING_COLUMNS, output_format)
-    import pandas as pd
+    from nardy_cli.reporting.stats import markdown_table, ratings_display
 
-    from nardy_cli.reporting.stats import markdown_table
-
-    table = pd.DataFrame([{tr(column, lang): f"{row[column]:.1f}" if isinstance(row[column], float) else row[column]
-                           for column in RATING_COLUMNS} for row in rows])
+    table = ratings_display(rows, lang)
     if table.empty:
         return tr("no_data", lang)
     return markdown_table(table) if output_format == "md" else table.to_string(index=False)
@@ -257,8 +254,8 @@ def format_rows(rows: list[dict[str, Any]], columns: tuple[str, ...], output_for
         writer.writeheader()
         writer.writerows(rows)
         return buffer.getvalue().rstrip("\n")
-    import pandas as pd
+    from nardy_cli.reporting.stats import text_table
 
     if not rows:
         return "no matches analysed"
-    return pd.DataFrame(rows, columns=list(columns)).astype(object).fillna("").to_string(index=False)
+    return text_table(rows, columns)

@@ -11,8 +11,9 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
-from nardy_cli.analysis.aggregates import GROUPINGS, OUTCOMES, ROLL_CLASSES, SCORED, Aggregates
+from nardy_cli.analysis.aggregates import GROUPINGS, OUTCOMES, ROLL_CLASSES, SCORED, TURN_COLUMNS, Aggregates
 from nardy_cli.analysis.luck import EXPECTED_PIPS, LuckSums
+from nardy_cli.analysis.ratings import RATING_COLUMNS
 from nardy_cli.analysis.standings import STANDINGS_COLUMNS
 from nardy_cli.reporting.labels import tr
 
@@ -351,3 +352,19 @@ def markdown_table(table: pd.DataFrame) -> str:
              "|" + "---|" * len(table.columns)]
     lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in table.itertuples(index=False)]
     return "\n".join(lines)
+
+
+def text_table(rows: list[dict[str, Any]], columns: tuple[str, ...]) -> str:
+    """Rows as an aligned text table of ``columns``, a missing value an empty cell."""
+    return pd.DataFrame(rows, columns=list(columns)).astype(object).fillna("").to_string(index=False)
+
+
+def ratings_display(rows: list[dict[str, Any]], lang: str) -> pd.DataFrame:
+    """The ratings (:data:`~nardy_cli.analysis.ratings.RATING_COLUMNS`) labelled in ``lang``, to one decimal."""
+    return pd.DataFrame([{tr(column, lang): f"{row[column]:.1f}" if isinstance(row[column], float) else row[column]
+                          for column in RATING_COLUMNS} for row in rows])
+
+
+def turns_table(rows: list[dict[str, Any]]) -> pd.DataFrame:
+    """A game's turn rows (:func:`~nardy_cli.analysis.aggregates.turn_rows`) as a table, as ``race_chart`` takes it."""
+    return pd.DataFrame(rows, columns=list(TURN_COLUMNS))
