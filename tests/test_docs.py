@@ -196,6 +196,10 @@ def test_bench_engine_runs():
     assert "legal-play generations" in bench("bench/bench_engine.py", "--games", "2", "--rounds", "1")
 
 
+def test_bench_startup_runs():
+    assert "show (text board)" in bench("bench/bench_startup.py", "--repeat", "1")
+
+
 def test_bench_scale_runs(tmp_path):
     pytest.importorskip("psutil")
     output = bench("bench/bench_scale.py", "--sizes", "20", "--base", "10", "--short", "4", "--jobs", "1,2",
