@@ -23,10 +23,12 @@ PACKAGE = Path(nardy_cli.__file__).parent
 SAMPLE = "sample_games/long/kazan-cup-2026.ntn"
 
 LAYERS = ("core", "record", "notations", "replay", "matches", "files", "run", "analysis", "reporting", "cli")
-"""Lowest first: a module may import its own layer and the layers before it."""
+"""Lowest first: a module may import its own layer and the layers before it. (``files`` needs only
+``record``, for its InputError; it stands above ``matches`` because nothing below reads inputs.)"""
 
 HEAVY = frozenset({"pandas", "matplotlib", "pyarrow", "numpy"})
-"""Only the reporting layer (and the CLI above it) imports these."""
+"""Only the reporting layer imports these; the CLI loads them through it, inside the commands that
+tabulate or draw."""
 
 LIBRARIES = {"run": "tqdm", "analysis": "platformdirs"}
 """The one library outside the standard library that a middle layer adds (the progress bar, the
@@ -51,6 +53,7 @@ def package_modules() -> list[str]:
 
 
 def test_every_module_is_in_a_layer():
+    """A new module goes into one of the layers (a package of its own is a new layer, here)."""
     assert sorted({module.split(".")[1] for module in package_modules()}) == sorted(LAYERS)
 
 
