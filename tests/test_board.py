@@ -15,7 +15,8 @@ from nardy_cli.core.engine import FindingStep
 from nardy_cli.core.position import Position
 from nardy_cli.core.sides import BLACK, WHITE
 from nardy_cli.replay import replay
-from nardy_cli.reporting.board import BoardView, board_figure, board_points, over_text, text_diagram, turn_view
+from nardy_cli.reporting.board import BoardView, board_points, over_text, text_diagram, turn_view
+from nardy_cli.reporting.board_picture import board_figure
 from nardy_cli.run.corpus import iter_games
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -24,8 +24,8 @@ from nardy_cli.reporting.charts import (
     lengths_chart,
     outcomes_chart,
     race_chart,
-    save_figure,
 )
+from nardy_cli.reporting.figures import save_figure
 from nardy_cli.reporting.labels import tr
 from nardy_cli.reporting.report import write_report
 from nardy_cli.reporting.stats import summarize

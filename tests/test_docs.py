@@ -201,6 +201,11 @@ def test_bench_engine_runs():
 
 
 @pytest.mark.slow
+def test_bench_startup_runs():
+    assert "show (text board)" in bench("bench/bench_startup.py", "--repeat", "1")
+
+
+@pytest.mark.slow
 def test_bench_scale_runs(tmp_path):
     pytest.importorskip("psutil")
     output = bench("bench/bench_scale.py", "--sizes", "20", "--base", "10", "--short", "4", "--jobs", "1,2",

@@ -1,4 +1,5 @@
-"""Tests of the gnubg Position ID / Match ID and XGID codecs, against literals captured from gnubg and gnubg itself."""
+"""Tests of the gnubg Position ID and XGID codecs and of the tests' own Match ID codec (tests/support),
+against literals captured from gnubg and gnubg itself."""
 
 from __future__ import annotations
 
@@ -10,20 +11,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from gnubg_judge import OPENING, gnubg_module, require_gnubg_module, side
-from nardy_cli.notations.gnubg_ids import (
-    BAR,
-    MAX_MATCH_LENGTH,
-    XGID,
-    GameState,
-    MatchState,
-    Side,
-    match_id,
-    parse_match_id,
-    parse_position_id,
-    parse_xgid,
-    position_id,
-    xgid,
-)
+from nardy_cli.notations.gnubg_ids import BAR, XGID, Side, parse_position_id, parse_xgid, position_id, xgid
+from support.gnubg_match_id import MAX_MATCH_LENGTH, GameState, MatchState, match_id, parse_match_id
 
 
 def _key_id(key: int, n_bytes: int, length: int) -> str:
@@ -109,6 +98,12 @@ XGIDS = [
 ]
 
 
+def rule_flags(xg: XGID) -> tuple[bool, bool, bool]:
+    """Jacoby, beavers and the Crawford game, as an XGID's field 8 gives them (see :class:`XGID`)."""
+    money = not xg.match_length
+    return money and bool(xg.rules & 1), money and bool(xg.rules & 2), not money and xg.rules == 1
+
+
 def gnubg_view_of_xgid(xg: XGID) -> str:
     """The "PositionID:MatchID" gnubg makes of an XGID.
 
@@ -117,6 +112,7 @@ def gnubg_view_of_xgid(xg: XGID) -> str:
     longer than 1 point where a player is 1 point away.
     """
     on_x = xg.turn == 1
+    jacoby, _, crawford = rule_flags(xg)
     one_away = xg.match_length - 1 in (xg.score_x, xg.score_o)
     state = MatchState(
         cube_value=xg.cube_value,
@@ -124,11 +120,11 @@ def gnubg_view_of_xgid(xg: XGID) -> str:
         player_on_roll=int(on_x),
         turn=int(on_x) ^ (xg.cube_action == "D"),
         doubled=xg.cube_action == "D",
-        crawford=xg.crawford and xg.match_length > 1 and one_away,
+        crawford=crawford and xg.match_length > 1 and one_away,
         dice=xg.dice,
         match_length=xg.match_length,
         score=(xg.score_o, xg.score_x) if xg.match_length else (0, 0),
-        jacoby=xg.jacoby,
+        jacoby=jacoby,
     )
     return f"{position_id(*xg.position())}:{match_id(state)}"
 
@@ -161,9 +157,9 @@ def test_opening_xgid_fields() -> None:
 
 def test_xgid_rule_flags() -> None:
     money = parse_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:3:0:10")
-    assert (money.jacoby, money.beavers, money.crawford) == (True, True, False)
+    assert rule_flags(money) == (True, True, False)
     match = parse_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:4:2:1:5:10")
-    assert (match.jacoby, match.beavers, match.crawford) == (False, False, True)
+    assert rule_flags(match) == (False, False, True)
 
 
 def test_dice_kept_higher_first() -> None:

@@ -22,7 +22,6 @@ POINTS = 6
 MAX_CHECKERS = 15
 VERSION = 1
 Home = tuple[int, ...]  # checkers on points 1..6
-ROLLS = tuple((high, low) for high in range(1, 7) for low in range(1, high + 1))
 
 
 def positions() -> list[Home]:

@@ -19,7 +19,6 @@ from nardy_cli.replay import GameReplay, ReplayedTurn, first_roll_not_double
 
 # The pips of a roll: both dice, a double's four times; over the 36 rolls of fair dice on average 294/36.
 EXPECTED_PIPS = float(Fraction(sum(4 * a if a == b else a + b for a in range(1, 7) for b in range(1, 7)), 36))
-EXPECTED_DOUBLES = 1 / 6
 # The opponent's own points (bar = 25) from which a checker can still reach the mover's home:
 # no checker there means a pure race for a mover whose checkers are all home.
 CONTACT_FROM = {"long": 13, "short": 19}

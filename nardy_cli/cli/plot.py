@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from nardy_cli.analysis.aggregates import TURN_COLUMNS, turn_rows
+from nardy_cli.analysis.aggregates import turn_rows
 from nardy_cli.cli.options import (
     Corpus,
     corpus_options,
@@ -33,12 +33,12 @@ def plot() -> None:
 @usage_errors
 def race(path: str, number: int, rules: tuple[str, ...], output: str, force: bool, lang: str) -> None:
     """Both sides' pip counts after every turn of one game of FILE."""
-    import pandas as pd
-
-    from nardy_cli.reporting.charts import race_chart, save_figure
+    from nardy_cli.reporting.charts import race_chart
+    from nardy_cli.reporting.figures import save_figure
+    from nardy_cli.reporting.stats import turns_table
 
     game, result = load_game(path, number, rules)
-    turns = pd.DataFrame(turn_rows(game, result), columns=list(TURN_COLUMNS))
+    turns = turns_table(turn_rows(game, result))
     start = (result.start.pips(WHITE), result.start.pips(BLACK)) if result.start else None
     subtitle = f"{game.record.title()}, {tr('game', lang)} {number}"
     names = (game.record.player(WHITE), game.record.player(BLACK))
@@ -55,9 +55,10 @@ def corpus_plot(name: str, chart_name: str, help_text: str) -> click.Command:
     @pass_corpus
     def command(corpus: Corpus, output: str, force: bool, lang: str) -> None:
         from nardy_cli.reporting import charts
+        from nardy_cli.reporting.figures import save_figure
 
         aggregates, task = read_statistics(corpus)
-        charts.save_figure(getattr(charts, chart_name)(aggregates, lang), output, force=force)
+        save_figure(getattr(charts, chart_name)(aggregates, lang), output, force=force)
         task.exit()
     return command
 
@@ -71,7 +72,8 @@ def corpus_plot(name: str, chart_name: str, help_text: str) -> click.Command:
 @pass_corpus
 def dice(corpus: Corpus, output: str, force: bool, lang: str, player: str | None) -> None:
     """A 6×6 heatmap of the rolls against fair dice, with the chi-square p-value in the title."""
-    from nardy_cli.reporting.charts import dice_chart, save_figure
+    from nardy_cli.reporting.charts import dice_chart
+    from nardy_cli.reporting.figures import save_figure
 
     aggregates, task = read_statistics(corpus)
     try:

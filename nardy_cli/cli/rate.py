@@ -55,7 +55,7 @@ def rate(corpus: Corpus, output_format: str, elo_k: float, history_path: str | N
             writer.writeheader()
             writer.writerows(ratings.history)
     if chart_path:
-        from nardy_cli.reporting.charts import save_figure
+        from nardy_cli.reporting.figures import save_figure
         from nardy_cli.reporting.ratings_chart import ratings_chart
 
         save_figure(ratings_chart(ratings.history, lang, top), chart_path, force=force)

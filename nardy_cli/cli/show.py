@@ -72,7 +72,7 @@ def show(path: str | None, number: int, turn: int | None, move_text: str | None,
     the game and the roll of that place. Without -o the board is printed as text. When the roll is illegal, its
     finding is shown (in red in a picture) and the offending step is marked.
     """
-    from nardy_cli.reporting.board import BoardView, board_figure, text_diagram, turn_view
+    from nardy_cli.reporting.board import BoardView, text_diagram, turn_view
 
     if (path is None) == (position_text is None):
         raise click.UsageError("give either a FILE or --position")
@@ -96,7 +96,8 @@ def show(path: str | None, number: int, turn: int | None, move_text: str | None,
         except ValueError as error:
             raise click.UsageError(str(error)) from None
     if output:
-        from nardy_cli.reporting.charts import save_figure
+        from nardy_cli.reporting.board_picture import board_figure
+        from nardy_cli.reporting.figures import save_figure
 
         save_figure(board_figure(view, lang), output, force=force)
     else:

@@ -889,9 +889,6 @@ class _LegSearch:
                        f"with the dice left ({'/'.join(map(str, dice))}) of the roll {roll}", step=move)
 
 
-CATEGORIES = ("koks", "home-mars", "mars", "oin")
-
-
 @dataclass(frozen=True)
 class Outcome:
     """How a finished game ended: winner, category (koks / home-mars / mars / oin) and points."""

@@ -7,7 +7,7 @@ point of its home), 25 the bar (short nardy only).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import cast
 
 from nardy_cli.core.sides import BAR, BLACK, OFF, SIDE_NAMES, SIDES, WHITE, Side
@@ -76,11 +76,6 @@ class Position:
 
     def board(self, side: Side) -> Board:
         return self.white if side == WHITE else self.black
-
-    def with_boards(self, side: Side, mine: Board, theirs: Board) -> Position:
-        """This position with ``side``'s board ``mine`` and the other's ``theirs``."""
-        white, black = (mine, theirs) if side == WHITE else (theirs, mine)
-        return replace(self, white=white, black=black)
 
     def pips(self, side: Side) -> int:
         """Pip count: the sum of the point numbers of the side's checkers (bar = 25)."""

@@ -301,4 +301,3 @@ class _JsonArrayWriter(GameWriter[str]):
 TARGET = Target(json_line, _JsonLinesWriter)
 JSON_ARRAY = Target(json_array_item, _JsonArrayWriter)
 write_games = TARGET.write_games
-write_array = JSON_ARRAY.write_games

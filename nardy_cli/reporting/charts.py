@@ -1,65 +1,23 @@
 """Charts of a corpus's statistics as matplotlib figures.
 
-Figures are built with the object-oriented API on the Agg canvas, never through
-pyplot, so nothing is left in global state. :func:`save_figure` writes PNG or
-SVG atomically; :func:`figure_bytes` renders for embedding. The figure's title,
-in the chosen language, is also stored as its label and written into the
-file's metadata.
+Figures are made, rendered and saved by :mod:`nardy_cli.reporting.figures`.
 """
 from __future__ import annotations
 
-import io
-from pathlib import Path
-
-import matplotlib
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
-from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from nardy_cli.analysis.aggregates import ROLL_CLASSES, SCORED, SIDE_KEYS, Aggregates
 from nardy_cli.core.sides import BLACK, WHITE
-from nardy_cli.files.output import OutputError, atomic_output
+from nardy_cli.reporting.figures import new_figure
 from nardy_cli.reporting.labels import tr
 from nardy_cli.reporting.stats import ROLL_PROBABILITIES, chi_square, dice_counts, summarize
 
-FORMATS = ("png", "svg")
-DPI = 110
 OUTCOME_COLOURS = {"oin": "#8fb3d9", "mars": "#f0a35e", "home-mars": "#d9534f", "koks": "#7a1f1f"}
 SIDE_COLOURS = {WHITE: "#d49a2a", BLACK: "#222222"}
 VARIANT_COLOURS = {"long": "#4c72b0", "short": "#dd8452"}
-
-
-def new_figure(title: str, size: tuple[float, float] = (8.0, 5.0)) -> Figure:
-    """An empty figure on the Agg canvas with ``title`` as its heading and label."""
-    figure = Figure(figsize=size, layout="constrained")
-    FigureCanvasAgg(figure)
-    figure.suptitle(title)
-    figure.set_label(title)
-    return figure
-
-
-def figure_bytes(figure: Figure, fmt: str) -> bytes:
-    """The figure rendered as ``png`` or ``svg``; SVG text stays text (searchable, selectable)."""
-    buffer = io.BytesIO()
-    metadata = {"Title": figure.get_label()}
-    if fmt == "svg":
-        metadata["Date"] = None
-    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "nardy"}):
-        figure.savefig(buffer, format=fmt, dpi=DPI, metadata=metadata)
-    return buffer.getvalue()
-
-
-def save_figure(figure: Figure, path: str | Path, *, force: bool = False) -> None:
-    """Write the figure to ``path`` (``.png`` or ``.svg``) atomically; an existing file only with ``force``."""
-    fmt = Path(path).suffix.lower().lstrip(".")
-    if fmt not in FORMATS:
-        raise OutputError(f"{path}: a picture is written as .png or .svg")
-    data = figure_bytes(figure, fmt)
-    with atomic_output(str(path), force=force) as handle:
-        handle.flush()
-        handle.buffer.write(data)
 
 
 def _no_data(axes: Axes, lang: str) -> None:

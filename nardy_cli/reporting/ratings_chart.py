@@ -7,7 +7,7 @@ from typing import Any
 from matplotlib.figure import Figure
 
 from nardy_cli.analysis.ratings import START
-from nardy_cli.reporting.charts import new_figure
+from nardy_cli.reporting.figures import new_figure
 from nardy_cli.reporting.labels import tr
 
 

@@ -16,15 +16,9 @@ from matplotlib.figure import Figure
 
 from nardy_cli.analysis.aggregates import FINDING_COLUMNS, GROUPINGS, MATCH_COLUMNS, Aggregates
 from nardy_cli.files.output import atomic_output
-from nardy_cli.reporting.board import finding_boards
-from nardy_cli.reporting.charts import (
-    FORMATS,
-    dice_chart,
-    first_mover_chart,
-    lengths_chart,
-    outcomes_chart,
-    save_figure,
-)
+from nardy_cli.reporting.board_picture import finding_boards
+from nardy_cli.reporting.charts import dice_chart, first_mover_chart, lengths_chart, outcomes_chart
+from nardy_cli.reporting.figures import FORMATS, save_figure
 from nardy_cli.reporting.labels import plural, tr
 from nardy_cli.reporting.stats import (
     CASCADE_COLUMNS,

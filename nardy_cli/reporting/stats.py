@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
-from nardy_cli.analysis.aggregates import GROUPINGS, OUTCOMES, ROLL_CLASSES, SCORED, Aggregates
+from nardy_cli.analysis.aggregates import GROUPINGS, OUTCOMES, ROLL_CLASSES, SCORED, TURN_COLUMNS, Aggregates
 from nardy_cli.analysis.luck import EXPECTED_PIPS, LuckSums
 from nardy_cli.analysis.standings import STANDINGS_COLUMNS
 from nardy_cli.reporting.labels import tr
@@ -351,3 +351,8 @@ def markdown_table(table: pd.DataFrame) -> str:
              "|" + "---|" * len(table.columns)]
     lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in table.itertuples(index=False)]
     return "\n".join(lines)
+
+
+def turns_table(rows: list[dict[str, Any]]) -> pd.DataFrame:
+    """A game's turn rows (:func:`~nardy_cli.analysis.aggregates.turn_rows`) as a table, as ``race_chart`` takes it."""
+    return pd.DataFrame(rows, columns=list(TURN_COLUMNS))
