@@ -140,19 +140,28 @@ class Terminated(KeyboardInterrupt):
 
 @contextmanager
 def _terminate_as_exception() -> Iterator[None]:
-    """While writing, SIGTERM raises :class:`Terminated` (in the main thread; elsewhere nothing changes)."""
+    """While writing, SIGTERM raises :class:`Terminated` and SIGINT ``KeyboardInterrupt`` (in the
+    main thread; elsewhere nothing changes). A signal whose exception something swallowed (Python
+    ignores exceptions raised in its fork hooks, where starting worker processes may be when the
+    signal lands) is raised again when the writing ends, so the output is never committed."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
+    received: list[int] = []
 
-    def terminate(signum: int, frame: object) -> None:
-        raise Terminated()
+    def interrupt(signum: int, frame: object) -> None:
+        received.append(signum)
+        raise Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
 
-    previous = signal.signal(signal.SIGTERM, terminate)
+    caught = [signal.SIGTERM] + [signal.SIGINT] * (signal.getsignal(signal.SIGINT) is signal.default_int_handler)
+    previous = {signum: signal.signal(signum, interrupt) for signum in caught}
     try:
         yield
+        if received:
+            raise Terminated() if received[0] == signal.SIGTERM else KeyboardInterrupt()
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
 def _check_not_an_input(path: str, target: str, inputs: tuple[str, ...]) -> None:
