@@ -334,8 +334,8 @@ def _longer_exists(depth: int, sequence: tuple[int, ...], ordered: bool, me: lis
     an illegal six-block under ``block=turn`` as the engine does (not at all); searched depth
     first from the start of the turn, the boards undone as it goes."""
     undo(0)
-    seen: set[bytes] = set()
     full = len(sequence)
+    seen: list[set[bytes]] = [set() for _ in range(full + 1)]  # the boards reached, by steps made
 
     def deeper(made: int) -> bool:
         if ordered and me[OFF] == CHECKERS:
@@ -344,12 +344,12 @@ def _longer_exists(depth: int, sequence: tuple[int, ...], ordered: bool, me: lis
             return True
         if made == full:
             return False
-        die = sequence[made]
+        die, reached = sequence[made], seen[made + 1]
         for src in range(top, 0, -1):
             if me[src] and play(src, die):
-                key = bytes(me) + bytes((made,))
-                if key not in seen:
-                    seen.add(key)
+                board = bytes(me)
+                if board not in reached:
+                    reached.add(board)
                     if deeper(made + 1):
                         return True
                 undo(made)
