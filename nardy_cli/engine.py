@@ -82,7 +82,7 @@ class Play:
         self._passed: tuple[int, ...] | None = None
 
     @classmethod
-    def made(cls, steps: tuple[Step, ...], state: tuple[Board, Board], position: Position,
+    def known(cls, steps: tuple[Step, ...], state: tuple[Board, Board], position: Position,
              passed: tuple[int, ...]) -> Play:
         """A play whose position and passed steps are already known (from the fast check)."""
         play = cls(steps, None, state)
@@ -183,7 +183,7 @@ class _Turn:
         if rules.variant != position.variant:
             raise ValueError(f"{rules.variant} rules cannot judge a {position.variant} position")
         variant = VARIANTS[position.variant]
-        self.sequence = roll_sequence(position.variant, rules.cascade, tuple(dice), passed)
+        self.sequence = roll_sequence(position.variant, rules.cascade, dice, passed)
         self.rules, self.position, self.dice = rules, position, tuple(dice)
         self.side = position.turn
         self.passing = passed is not None
@@ -557,7 +557,7 @@ class Engine:
         """The steps a roll gives, in order when they must be played in order (a cascade)."""
         if self.rules.variant != position.variant:
             raise ValueError(f"{self.rules.variant} rules cannot judge a {position.variant} position")
-        return roll_sequence(position.variant, self.rules.cascade, tuple(dice))
+        return roll_sequence(position.variant, self.rules.cascade, dice)
 
     def check(self, position: Position, dice: tuple[int, int], moves: tuple[Move, ...],
               passed: tuple[int, ...] | None = None) -> Verdict:
@@ -573,7 +573,7 @@ class Engine:
             return self.judge(position, dice, moves, passed)
         me, opp, steps, rest = quick
         after = position_after(position, me, opp, passed is not None)
-        return Verdict(Play.made(cast("tuple[Step, ...]", steps), (me, opp), after, rest), None, after, rest)
+        return Verdict(Play.known(cast("tuple[Step, ...]", steps), (me, opp), after, rest), None, after, rest)
 
     def judge(self, position: Position, dice: tuple[int, int], moves: tuple[Move, ...],
               passed: tuple[int, ...] | None = None) -> Verdict:

@@ -33,12 +33,17 @@ Accepted = tuple[Board, Board, tuple[LeanStep, ...], tuple[int, ...]]
 """A play proved legal: the mover's and the opponent's boards after it, its steps, the steps it passes."""
 
 
-@lru_cache(maxsize=256)
 def roll_sequence(variant: str, cascade: str | None, dice: tuple[int, int],
                   passed: tuple[int, ...] | None = None) -> tuple[int, ...]:
     """The steps a roll gives: larger die first for a non-double, four of a double, a
     cascade's sequence, or the ``passed`` steps themselves. Raises ValueError for dice
     that are not two numbers 1-6."""
+    return _roll_sequence(variant, cascade, tuple(dice), None if passed is None else tuple(passed))
+
+
+@lru_cache(maxsize=256)
+def _roll_sequence(variant: str, cascade: str | None, dice: tuple[int, ...],
+                   passed: tuple[int, ...] | None) -> tuple[int, ...]:
     if len(dice) != 2 or not all(1 <= d <= 6 for d in dice):
         raise ValueError(f"dice must be two numbers 1-6, found {dice}")
     if passed is not None:
