@@ -573,7 +573,7 @@ class Engine:
             return self.judge(position, dice, moves, passed)
         me, opp, steps, rest = quick
         after = position_after(position, me, opp, passed is not None)
-        return Verdict(Play.known(cast("tuple[Step, ...]", steps), (me, opp), after, rest), None, after, rest)
+        return Verdict(Play.known(steps, (me, opp), after, rest), None, after, rest)  # type: ignore[arg-type]
 
     def judge(self, position: Position, dice: tuple[int, int], moves: tuple[Move, ...],
               passed: tuple[int, ...] | None = None) -> Verdict:

@@ -135,110 +135,108 @@ class QuickCheck:
         if position.variant != self.variant or len(dice) != 2:
             return None
         try:
-            sequence = roll_sequence(self.variant, self.cascade, dice, passed)
-        except ValueError:
+            sequence = _roll_sequence(self.variant, self.cascade, dice, passed)
+        except (ValueError, TypeError):  # bad dice, or dice not in a tuple: the full path decides
             return None
+        opposite, hits, head, top, exact, block_step, block_turn, six_block, cascade = self.settings
+        step_type = self.step_type
         passing = passed is not None
-        return _check(self.settings, self.step_type, position, sequence, moves, passing, passing or dice[0] == dice[1])
-
-
-def _check(settings: tuple[tuple[int, ...], bool, bool, int, bool, bool, bool, bool, bool], step_type: type[LeanStep],
-           position: Position, sequence: tuple[int, ...], moves: tuple[Move, ...], passing: bool,
-           is_double: bool) -> Accepted | None:
-    """:class:`QuickCheck` of ``moves`` for the steps ``sequence`` (``passing``: passed to the side to move)."""
-    opposite, hits, head, top, exact, block_step, block_turn, six_block, cascade = settings
-    side = position.turn
-    if head and is_double and not passing and side in position.first:
-        return None  # the first-turn head exception: the full path knows its options
-    if side == WHITE:
-        me, opp = list(position.white), list(position.black)
-    else:
-        me, opp = list(position.black), list(position.white)
-    legs = [leg for move in moves for leg in move.legs]
-    if len(legs) > len(sequence):
-        return None
-    lowest = opponent_lowest(opp) if six_block else 0
-    head_left = me[HEAD] - 1  # the head rule without a first-turn exception: one checker may leave
-    steps: list[LeanStep] = []
-    new = tuple.__new__
-
-    def play(src: int, die: int) -> bool:
-        """Play ``die`` from ``src`` in place, as :meth:`_Turn.step` judges it; False if illegal."""
-        if not me[src] or (me[BAR] and src != BAR) or (src == HEAD and head and me[HEAD] <= head_left):
-            return False
-        dst = src - die
-        if dst <= 0 or (exact and src <= HOME_TOP):
-            highest = top
-            while not me[highest]:
-                highest -= 1
-            if dst <= 0:
-                if highest > HOME_TOP or (dst < 0 and (exact or src != highest)):
-                    return False
-                me[src] -= 1
-                me[OFF] += 1
-                steps.append(new(step_type, (src, OFF, die, False)))
-                return True
-            if highest <= HOME_TOP:
-                return False
-        opp_point = opposite[dst]
-        held = opp[opp_point]
-        if held and (held > 1 or not hits):
-            return False
-        me[src] -= 1
-        me[dst] += 1
-        if block_step and me[dst] == 1 and block_at(me, dst, opposite, lowest):
-            me[src] += 1
-            me[dst] -= 1
-            return False
-        if held:
-            opp[opp_point] = 0
-            opp[BAR] += 1
-        steps.append(new(step_type, (src, dst, die, bool(held))))
-        return True
-
-    def undo(mark: int) -> None:
-        """Take back the steps made after the first ``mark``."""
-        while len(steps) > mark:
-            src, dst, _, hit = steps.pop()
-            me[src] += 1
-            me[dst] -= 1
-            if hit:
-                opp[opposite[dst]] = 1
-                opp[BAR] -= 1
-
-    if passing or (cascade and is_double):  # the steps are one sequence played in order
-        if not _follow(legs, sequence, me, opp, opposite, exact, play):
+        is_double = passing or dice[0] == dice[1]
+        side = position.turn
+        if head and is_double and not passing and side in position.first:
+            return None  # the first-turn head exception: the full path knows its options
+        if side == WHITE:
+            me, opp = list(position.white), list(position.black)
+        else:
+            me, opp = list(position.black), list(position.white)
+        legs = [leg for move in moves for leg in move.legs]
+        if len(legs) > len(sequence):
             return None
-        depth = len(steps)
-        finished = me[OFF] == CHECKERS  # bearing off the last checker counts as the whole sequence
+        lowest = opponent_lowest(opp) if six_block else 0
+        head_left = me[HEAD] - 1  # the head rule without a first-turn exception: one checker may leave
+        steps: list[LeanStep] = []
+        new = tuple.__new__
+
+        def play(src: int, die: int) -> bool:
+            """Play ``die`` from ``src`` in place, as :meth:`_Turn.step` judges it; False if illegal."""
+            if not me[src] or (me[BAR] and src != BAR) or (src == HEAD and head and me[HEAD] <= head_left):
+                return False
+            dst = src - die
+            if dst <= 0 or (exact and src <= HOME_TOP):
+                highest = top
+                while not me[highest]:
+                    highest -= 1
+                if dst <= 0:
+                    if highest > HOME_TOP or (dst < 0 and (exact or src != highest)):
+                        return False
+                    me[src] -= 1
+                    me[OFF] += 1
+                    steps.append(new(step_type, (src, OFF, die, False)))
+                    return True
+                if highest <= HOME_TOP:
+                    return False
+            opp_point = opposite[dst]
+            held = opp[opp_point]
+            if held and (held > 1 or not hits):
+                return False
+            me[src] -= 1
+            me[dst] += 1
+            if block_step and me[dst] == 1 and block_at(me, dst, opposite, lowest):
+                me[src] += 1
+                me[dst] -= 1
+                return False
+            if held:
+                opp[opp_point] = 0
+                opp[BAR] += 1
+            steps.append(new(step_type, (src, dst, die, bool(held))))
+            return True
+
+        def undo(mark: int) -> None:
+            """Take back the steps made after the first ``mark``."""
+            while len(steps) > mark:
+                src, dst, _, hit = steps.pop()
+                me[src] += 1
+                me[dst] -= 1
+                if hit:
+                    opp[opposite[dst]] = 1
+                    opp[BAR] -= 1
+
+        if passing or (cascade and is_double):  # the steps are one sequence played in order
+            if not _follow(legs, sequence, me, opp, opposite, exact, play):
+                return None
+            depth = len(steps)
+            finished = me[OFF] == CHECKERS  # bearing off the last checker counts as the whole sequence
+            if block_turn and illegal_block(me, opposite, lowest):
+                return None
+            ordered: Accepted = (tuple(me), tuple(opp), tuple(steps), () if passing or finished else sequence[depth:])
+            if not (depth == len(sequence) or finished) and _longer_exists(
+                    depth, sequence, True, me, steps, play, undo, top, block_turn, opposite, lowest):
+                return None
+            return ordered
+
+        if not _first_resolution(legs, sequence, play, steps, opp, opposite):
+            undo(0)
+            if not _resolve(legs, sequence, play, undo, steps, opp, opposite):
+                return None
         if block_turn and illegal_block(me, opposite, lowest):
             return None
-        ordered: Accepted = (tuple(me), tuple(opp), tuple(steps), () if passing or finished else sequence[depth:])
-        if not (depth == len(sequence) or finished) and _longer_exists(
-                depth, sequence, True, me, steps, play, undo, top, block_turn, opposite, lowest):
-            return None
-        return ordered
-
-    if not _first_resolution(legs, sequence, play, steps, opp, opposite):
-        undo(0)
-        if not _resolve(legs, sequence, play, undo, steps, opp, opposite):
-            return None
-    if block_turn and illegal_block(me, opposite, lowest):
-        return None
-    result: Accepted = (tuple(me), tuple(opp), tuple(steps), ())
-    made = len(steps)
-    # A double that bears off the last checker uses as many steps as any play: each checker
-    # takes ceil(point / die) steps in every play that moves it off.
-    if made == len(sequence) or (is_double and made and me[OFF] == CHECKERS):
+        result: Accepted = (tuple(me), tuple(opp), tuple(steps), ())
+        made = len(steps)
+        # A double that bears off the last checker uses as many steps as any play: each checker
+        # takes ceil(point / die) steps in every play that moves it off.
+        if made == len(sequence) or (is_double and made and me[OFF] == CHECKERS):
+            return result
+        if not made:  # a pass: legal when no die can be played at all
+            sources = (BAR,) if me[BAR] else range(top, 0, -1)
+            return None if any(me[src] and play(src, die) for die in set(sequence) for src in sources) else result
+        for order in (sequence,) if is_double else (sequence, sequence[::-1]):
+            if _longer_exists(made, order, False, me, steps, play, undo, top, block_turn, opposite, lowest):
+                return None
+        if made == 1 and result[2][0][2] != sequence[0]:  # the higher-die rule: the larger die, if it can be played
+            reached = _reached_by(sequence[0], me, opp, steps, play, undo, top, block_turn, opposite, lowest)
+            if reached and (result[0], result[1]) not in reached:
+                return None
         return result
-    for order in (sequence,) if is_double else (sequence, sequence[::-1]):
-        if _longer_exists(made, order, False, me, steps, play, undo, top, block_turn, opposite, lowest):
-            return None
-    if made == 1 and result[2][0][2] != sequence[0]:  # the higher-die rule: the larger die, if it can be played
-        reached = _reached_by(sequence[0], me, opp, steps, play, undo, top, block_turn, opposite, lowest)
-        if reached and (result[0], result[1]) not in reached:
-            return None
-    return result
 
 
 def _first_resolution(legs: list[tuple[int, int]], dice: tuple[int, ...], play: Callable[[int, int], bool],
