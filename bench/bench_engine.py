@@ -4,7 +4,8 @@ Positions are the distinct positions of self-played games (random bot, fixed
 seeds). Recorded plays are random legal plays of random rolls, written as a record
 writes them, and are checked twice: by the full path alone (``Engine.judge``, the
 legal plays' generator) and by ``Engine.check`` (the fast check first, the full path
-when it declines), in alternating rounds. Prints the median rate of several rounds,
+when it declines), in alternating rounds. Times are the process's CPU time (a shared
+machine's load then counts less). Prints the median rate of several rounds,
 how many plays the fast check accepted, and the peak memory; no assertion, no timing
 limit.
 
@@ -48,9 +49,9 @@ def rates(works: dict[str, Callable[[], object]], items: int, rounds: int) -> di
     seen: dict[str, list[float]] = {name: [] for name in works}
     for _ in range(rounds):
         for name, work in works.items():
-            start = time.perf_counter()
+            start = time.process_time()
             work()
-            seen[name].append(items / (time.perf_counter() - start))
+            seen[name].append(items / (time.process_time() - start))
     return {name: statistics.median(values) for name, values in seen.items()}
 
 
