@@ -83,7 +83,7 @@ class Play:
 
     @classmethod
     def known(cls, steps: tuple[Step, ...], state: tuple[Board, Board], position: Position,
-             passed: tuple[int, ...]) -> Play:
+              passed: tuple[int, ...]) -> Play:
         """A play whose position and passed steps are already known (from the fast check)."""
         play = cls(steps, None, state)
         play._position, play._passed = position, passed

@@ -2,13 +2,14 @@
 
 :class:`QuickCheck` accepts a recorded play only when it can prove it legal cheaply —
 its moves resolve into legal steps that use every die (or every step of a cascade), or
-it bears off the last checker with a double, or no step of the roll can be played at
-all — and otherwise declines (returns None), so that :meth:`Engine.check
-<nardy_cli.engine.Engine.check>` decides with its generator. It never finds a play
-illegal: every finding comes from the full path. It works on plain lists changed in
-place and undone, in the same search order as the full path, so an accepted play has
-exactly the steps the full path would give it (``tests/test_fast_check.py`` compares
-both paths on generated and mutated plays of every game).
+it bears off the last checker with a double, or no die can be played at all, or a lean
+search of the roll finds no longer play (and the higher-die rule holds) — and otherwise
+declines (returns None), so that :meth:`Engine.check <nardy_cli.engine.Engine.check>`
+decides with its generator; so does the first-turn head exception of a double. It never
+finds a play illegal: every finding comes from the full path. It works on plain lists
+changed in place and undone, in the full path's search order, so an accepted play has
+exactly the steps the full path gives it (``tests/test_fast_check.py`` compares both
+paths on generated and mutated plays of every game).
 
 The primitives both paths share (dice paths of a written move, the six-block test, a
 roll's steps) live here, below the engine.
