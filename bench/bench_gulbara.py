@@ -41,25 +41,27 @@ def per_turn(records: list, rounds: int) -> tuple[float, int, int, int]:
 
 
 def ordered_cost(records: list, rounds: int) -> float:
-    """Median µs per cascade or passed-step check alone (the engine's ordered judge)."""
-    original = engine_module.Engine._check_ordered
+    """Median µs per check of a cascade or of passed steps alone (``Engine.check`` of a double
+    or with passed steps: the fast check, and the full judge where it declines)."""
+    original = engine_module.Engine.check
     costs = []
     for _ in range(rounds):
         spent, calls = 0.0, 0
 
-        def timed(self, turn, moves):  # type: ignore[no-untyped-def]
+        def timed(self, position, dice, moves, passed=None):  # type: ignore[no-untyped-def]
             nonlocal spent, calls
             start = time.perf_counter()
-            verdict = original(self, turn, moves)
-            spent, calls = spent + time.perf_counter() - start, calls + 1
+            verdict = original(self, position, dice, moves, passed)
+            if dice[0] == dice[1] or passed is not None:
+                spent, calls = spent + time.perf_counter() - start, calls + 1
             return verdict
 
-        engine_module.Engine._check_ordered = timed  # type: ignore[method-assign]
+        engine_module.Engine.check = timed  # type: ignore[method-assign]
         try:
             for record in records:
                 replay(record)
         finally:
-            engine_module.Engine._check_ordered = original  # type: ignore[method-assign]
+            engine_module.Engine.check = original  # type: ignore[method-assign]
         costs.append(spent / max(calls, 1) * 1e6)
     return statistics.median(costs)
 

@@ -197,7 +197,8 @@ def bench(*arguments: str) -> str:
 
 
 def test_bench_engine_runs():
-    assert "legal-play generations" in bench("bench/bench_engine.py", "--games", "2", "--rounds", "1")
+    output = bench("bench/bench_engine.py", "--games", "2", "--rounds", "1")
+    assert "legal-play generations" in output and output.count("full path") >= 3
 
 
 @pytest.mark.slow

@@ -11,15 +11,23 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from functools import lru_cache
 from itertools import accumulate
 from typing import NamedTuple, cast
 
+from nardy_cli.core.fast_check import (
+    QuickCheck,
+    block_at,
+    dice_paths,
+    illegal_block,
+    opponent_lowest,
+    preferred_paths,
+    roll_sequence,
+)
 from nardy_cli.core.moves import Move, point_name
 from nardy_cli.core.position import CHECKERS, Board, Position
 from nardy_cli.core.rules import Rules
 from nardy_cli.core.sides import BAR, BLACK, OFF, SIDE_NAMES, WHITE, Side, other
-from nardy_cli.core.variants import CASCADE_STEPS, HEAD, VARIANTS, cascade_steps
+from nardy_cli.core.variants import HEAD, VARIANTS
 
 HOME_TOP = 6
 OPP_HEAD = 12  # the opponent's head, where there is a head, seen in the mover's numbering
@@ -66,16 +74,26 @@ class Play:
     are only compared or counted.
     """
 
-    __slots__ = ("steps", "_turn", "_state", "_position")
+    __slots__ = ("steps", "_turn", "_state", "_position", "_passed")
 
-    def __init__(self, steps: tuple[Step, ...], turn: _Turn, state: tuple[Board, Board]) -> None:
+    def __init__(self, steps: tuple[Step, ...], turn: _Turn | None, state: tuple[Board, Board]) -> None:
         self.steps = steps
         self._turn, self._state = turn, state
         self._position: Position | None = None
+        self._passed: tuple[int, ...] | None = None
+
+    @classmethod
+    def known(cls, steps: tuple[Step, ...], state: tuple[Board, Board], position: Position,
+              passed: tuple[int, ...]) -> Play:
+        """A play whose position and passed steps are already known (from the fast check)."""
+        play = cls(steps, None, state)
+        play._position, play._passed = position, passed
+        return play
 
     @property
     def position(self) -> Position:
         if self._position is None:
+            assert self._turn is not None
             self._position = self._turn.position_after(*self._state)
         return self._position
 
@@ -98,7 +116,10 @@ class Play:
     @property
     def passed(self) -> tuple[int, ...]:
         """The steps of a cascade this play passes to the opponent (crazy nardy), in order."""
-        return self._turn.passed_after(len(self.steps), self._state)
+        if self._passed is None:
+            assert self._turn is not None
+            self._passed = self._turn.passed_after(len(self.steps), self._state)
+        return self._passed
 
     @property
     def hits(self) -> int:
@@ -187,22 +208,13 @@ class _Turn:
                  passed: tuple[int, ...] | None = None) -> None:
         if rules.variant != position.variant:
             raise ValueError(f"{rules.variant} rules cannot judge a {position.variant} position")
-        if not all(1 <= d <= 6 for d in dice) or len(dice) != 2:
-            raise ValueError(f"dice must be two numbers 1-6, found {dice}")
         variant = VARIANTS[position.variant]
+        self.sequence = roll_sequence(position.variant, rules.cascade, dice, passed)
         self.rules, self.position, self.dice = rules, position, tuple(dice)
         self.side = position.turn
         self.passing = passed is not None
         self.is_double = dice[0] == dice[1] or self.passing
         self.cascade = variant.cascade and self.is_double
-        if passed is not None:
-            self.sequence = passed
-        elif self.cascade:
-            self.sequence = cascade_steps(dice[0], CASCADE_STEPS[rules.cascade or "four"])
-        elif self.is_double:
-            self.sequence = (dice[0],) * 4
-        else:
-            self.sequence = (max(dice), min(dice))
         self.me, self.opp = position.board(self.side), position.board(other(self.side))
         self.opposite = variant.opposite
         self.hits = variant.hits
@@ -210,7 +222,7 @@ class _Turn:
         self.top = BAR if variant.bar else HEAD
         self.head_start = self.me[HEAD]
         self.head_limit, self.head_reason = self._head_limit() if self.head else (CHECKERS, "")
-        self.opp_lowest = self._opponent_lowest() if variant.six_block else 0
+        self.opp_lowest = opponent_lowest(self.opp) if variant.six_block else 0
         self.block_step = variant.six_block and rules.block == "step"
         self.block_turn = variant.six_block and rules.block == "turn"
         self.exact = rules.bearoff == "exact"
@@ -245,30 +257,9 @@ class _Turn:
                 return max(point, 0)
         return None
 
-    def _opponent_lowest(self) -> int:
-        """The opponent's most advanced checker (own numbering); 0 once one is borne off."""
-        if self.opp[OFF]:
-            return 0
-        return next(p for p in range(1, 25) if self.opp[p])
-
-    def _block_at(self, me: Board, point: int) -> bool:
-        """Whether ``me`` holds an illegal six-block through ``point`` (mover's numbering).
-
-        Blocks run along the opponent's route, so runs are measured in the
-        opponent's numbering; a block is legal while an opponent checker is
-        ahead of it (further along their route, or borne off).
-        """
-        opposite = self.opposite
-        low = high = opposite[point]
-        while low > 1 and me[opposite[low - 1]]:
-            low -= 1
-        while high < 24 and me[opposite[high + 1]]:
-            high += 1
-        return high - low >= 5 and self.opp_lowest >= low
-
     def illegal_block(self, me: Board) -> bool:
         """Whether the position ``me`` holds an illegal six-block anywhere."""
-        return any(me[p] and self._block_at(me, p) for p in range(1, 25))
+        return illegal_block(me, self.opposite, self.opp_lowest)
 
     # --- steps ---------------------------------------------------------------------
 
@@ -307,7 +298,7 @@ class _Turn:
             opp = tuple(hit_board)
         board[dst] += 1
         board_after = tuple(board)
-        if self.block_step and not me[dst] and self._block_at(board_after, dst):
+        if self.block_step and not me[dst] and block_at(board_after, dst, self.opposite, self.opp_lowest):
             return _SIX_BLOCK
         return board_after, opp, _new_step(Step, (src, dst, die, bool(held)))
 
@@ -523,11 +514,18 @@ class _Turn:
     def position_after(self, me: Board, opp: Board) -> Position:
         """The position once this turn is over: boards set, the other side to move (after passed
         steps, the same side, who then rolls, still on its first turn if it was)."""
-        position = self.position
-        boards = (me, opp) if self.side == WHITE else (opp, me)
-        if self.passing:
-            return position.unchecked(self.side, *boards, position.first)
-        return position.unchecked(other(self.side), *boards, position.first - {self.side})
+        return position_after(self.position, me, opp, self.passing)
+
+
+def position_after(position: Position, me: Board, opp: Board, passing: bool = False) -> Position:
+    """``position`` once its side to move has played to ``me`` (and the opponent's ``opp``): the
+    other side to move (after passed steps, the same side, who then rolls, still on its first
+    turn if it was)."""
+    side = position.turn
+    boards = (me, opp) if side == WHITE else (opp, me)
+    if passing:
+        return position.unchecked(side, *boards, position.first)
+    return position.unchecked(other(side), *boards, position.first - {side})
 
 
 def sequence_text(steps: tuple[int, ...]) -> str:
@@ -550,6 +548,7 @@ class Engine:
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
+        self._quick = QuickCheck(rules, Step)
 
     def legal_plays(self, position: Position, dice: tuple[int, int],
                     passed: tuple[int, ...] | None = None) -> list[Play]:
@@ -584,13 +583,30 @@ class Engine:
 
     def steps(self, position: Position, dice: tuple[int, int]) -> tuple[int, ...]:
         """The steps a roll gives, in order when they must be played in order (a cascade)."""
-        return _Turn(self.rules, position, dice).sequence
+        if self.rules.variant != position.variant:
+            raise ValueError(f"{self.rules.variant} rules cannot judge a {position.variant} position")
+        return roll_sequence(position.variant, self.rules.cascade, dice)
 
     def check(self, position: Position, dice: tuple[int, int], moves: tuple[Move, ...],
               passed: tuple[int, ...] | None = None) -> Verdict:
         """Judge a recorded play: legal when its moves, in some order and with chained or
         consolidated moves expanded, form a legal play (for a cascade or passed steps:
-        a legal play of the sequence in order, see :meth:`_check_ordered`)."""
+        a legal play of the sequence in order, see :meth:`_check_ordered`).
+
+        Most recorded plays are proved legal by :class:`~nardy_cli.core.fast_check.QuickCheck`,
+        with the verdict :meth:`judge` gives them; the rest, and every finding, are judged
+        by :meth:`judge`."""
+        quick = self._quick(position, dice, moves, passed)
+        if quick is None:
+            return self.judge(position, dice, moves, passed)
+        me, opp, steps, rest = quick
+        after = position_after(position, me, opp, passed is not None)
+        return Verdict(Play.known(steps, (me, opp), after, rest), None, after, rest)  # type: ignore[arg-type]
+
+    def judge(self, position: Position, dice: tuple[int, int], moves: tuple[Move, ...],
+              passed: tuple[int, ...] | None = None) -> Verdict:
+        """:meth:`check` by the full path alone, the legal plays' generator: the reference
+        the fast check is tested against."""
         turn = _Turn(self.rules, position, dice, passed)
         if turn.ordered:
             return self._check_ordered(turn, moves)
@@ -754,24 +770,6 @@ class Engine:
         return Split(None if paths is None else tuple(paths), None if state is None else turn.position_after(*state))
 
 
-@lru_cache(maxsize=4096)
-def _dice_paths(distance: int, to_off: bool, dice: tuple[int, ...]) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
-    """Orders of dice that carry a checker exactly ``distance`` points (or, bearing off,
-    past the edge on the last die), fewest dice first, each with the dice left over."""
-    found: dict[tuple[int, ...], tuple[int, ...]] = {}
-
-    def extend(path: tuple[int, ...], left: tuple[int, ...], travelled: int) -> None:
-        for i, die in enumerate(left):
-            total, candidate, rest = travelled + die, path + (die,), left[:i] + left[i + 1:]
-            if total == distance or (to_off and total > distance):
-                found.setdefault(candidate, rest)
-            elif total < distance:
-                extend(candidate, rest, total)
-
-    extend((), dice, 0)
-    return sorted(found.items(), key=lambda entry: len(entry[0]))
-
-
 def _hop_paths(legs: list[tuple[int, int]], steps: tuple[Step, ...]) -> tuple[tuple[int, ...], ...]:
     """The points each leg passes, one per step, in the order of ``legs``, from ``steps`` that play
     the legs one after another in some order (as :class:`_LegSearch` finds them)."""
@@ -815,7 +813,7 @@ def _paths_by_dice(turn: _Turn, legs: list[tuple[int, int]], dice: tuple[int, ..
         there = [opp[opposite[point]] for point in landings(entry[0])]
         return len(entry[0]), sum(n >= held for n in there), sum(turn.hits and n == 1 for n in there)
 
-    for path, rest in sorted(_dice_paths(src - dst, dst == OFF, dice), key=rank):
+    for path, rest in sorted(dice_paths(src - dst, dst == OFF, dice), key=rank):
         tail = _paths_by_dice(turn, legs[1:], rest)
         if tail is not None:
             return [(src, *landings(path), dst), *tail]
@@ -841,11 +839,11 @@ class _LegSearch:
             return me, opp, steps
         for index, (src, dst) in enumerate(legs):
             rest = legs[:index] + legs[index + 1:]
-            paths = _dice_paths(src - dst, dst == OFF, dice)
+            paths = dice_paths(src - dst, dst == OFF, dice)
             if not paths:
                 self._fail(self._dice_finding(src, dst, dice), done)
             elif len(paths) > 1:
-                paths = self._preferred(opp, src, paths)
+                paths = preferred_paths(opp, self.turn.opposite, src, paths)
             for path, remaining in paths:
                 result = self._walk(me, opp, src, path, steps, done)
                 if result is not None:
@@ -865,20 +863,6 @@ class _LegSearch:
             steps += (step,)
             src = step.dst
         return me, opp, steps
-
-    def _preferred(self, opp: Board, src: int, paths: list) -> list:
-        """Paths that do not hit on the way first, as GNU Backgammon expands ``13/7``."""
-        opposite = self.turn.opposite
-
-        def hits_on_the_way(path: tuple[int, ...]) -> bool:
-            point = src
-            for die in path[:-1]:
-                point -= die
-                if point > 0 and opp[opposite[point]] == 1:
-                    return True
-            return False
-
-        return sorted(paths, key=lambda entry: (len(entry[0]), hits_on_the_way(entry[0])))
 
     def _dice_finding(self, src: int, dst: int, dice: tuple[int, ...]) -> Finding:
         roll, move = f"{self.turn.dice[0]}{self.turn.dice[1]}", FindingStep(src, dst)
