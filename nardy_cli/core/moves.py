@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import re
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cached_property
 
 from nardy_cli.core.sides import BAR, OFF
 
@@ -74,8 +76,9 @@ def _point(text: str, offset: int, *, source: bool) -> int:
 
 
 CACHED_PLAY_CHARS = 40
-"""The longest play text whose parse is cached: real plays are shorter (``24/18 13/7 6/4(2)``);
-longer texts are rare, and would make the cache grow with their size."""
+"""The longest play text whose parse is cached: real plays are shorter (``24/18 13/7 6/4(2)``)."""
+PLAY_CACHE_BYTES = 16 << 20
+"""What the parsed plays kept for reuse may take, estimated (see :class:`PlayCache`)."""
 
 
 def parse_play(text: str) -> tuple[Move, ...]:
@@ -83,7 +86,51 @@ def parse_play(text: str) -> tuple[Move, ...]:
 
     Raises :class:`PlaySyntaxError` with the offset of the first bad token.
     """
-    return _cached_play(text) if len(text) <= CACHED_PLAY_CHARS else _parse_play(text)
+    return _PLAYS.get(text) if len(text) <= CACHED_PLAY_CHARS else _parse_play(text)
+
+
+class PlayCache:
+    """Parsed plays by their text, the least recently used dropped first when their estimated
+    size passes ``budget`` bytes: plays repeat a great deal across games and Moves are
+    immutable, but the variety of a corpus is unbounded (an entry count alone let the cache
+    grow to 78 MiB on real data, with Moves of longer plays). The estimate is the memory
+    tracemalloc measures for a parsed play, its Moves' ``legs`` computed (tests check it)."""
+
+    ENTRY_BYTES = 256  # the key, the tuple, the ordered dict's node
+    MOVE_BYTES = 360
+    LEG_BYTES = 56
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.bytes = 0
+        self._entries: OrderedDict[str, tuple[tuple[Move, ...], int]] = OrderedDict()
+        self._lock = threading.Lock()  # library callers may parse in threads
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def get(self, text: str) -> tuple[Move, ...]:
+        """The parsed play of ``text``, parsed now unless it is kept."""
+        with self._lock:
+            entry = self._entries.get(text)
+            if entry is not None:
+                self._entries.move_to_end(text)
+                return entry[0]
+        moves = _parse_play(text)  # outside the lock: a syntax error raises here, uncached
+        cost = self.ENTRY_BYTES + len(text) + sum(
+            self.MOVE_BYTES + self.LEG_BYTES * (len(move.path) - 1) * move.count for move in moves)
+        with self._lock:
+            if text not in self._entries:
+                self._entries[text] = (moves, cost)
+                self.bytes += cost
+                while self.bytes > self.budget:
+                    self.bytes -= self._entries.popitem(last=False)[1][1]
+        return moves
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+            self.bytes = 0
 
 
 def _parse_play(text: str) -> tuple[Move, ...]:
@@ -110,6 +157,4 @@ def _parse_play(text: str) -> tuple[Move, ...]:
     return tuple(moves)
 
 
-# Plays repeat a great deal across games, and Moves are immutable. 2^14 entries of at most
-# CACHED_PLAY_CHARS characters (about 2 KB of Moves each at worst): the cache stays under 40 MB.
-_cached_play = lru_cache(maxsize=1 << 14)(_parse_play)
+_PLAYS = PlayCache(PLAY_CACHE_BYTES)
