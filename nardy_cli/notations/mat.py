@@ -24,7 +24,7 @@ from nardy_cli.core.position import CHECKERS
 from nardy_cli.core.scores import Result, Score, is_crawford_game
 from nardy_cli.core.scores import match_length as match_length_of
 from nardy_cli.core.sides import BLACK, OFF, SIDE_NAMES, WHITE, other
-from nardy_cli.notations import GameWriter, Target, without_cascades
+from nardy_cli.notations import GameStarts, GameWriter, Target, without_cascades
 from nardy_cli.record import Action, CappedErrors, GameRecord, RecordError, next_cell
 
 NAME = "mat"
@@ -152,6 +152,12 @@ def sniff(head: str) -> bool:
         return True
     has_game = any(_GAME_RE.fullmatch(line) for line in lines)
     return has_game and any(_NUMBERED_RE.match(line) and _ROLL_RE.search(line) for line in lines)
+
+
+def game_starts(head: list[str]) -> GameStarts | None:
+    """None: a match file is read whole, as what a game means depends on the games before it (the
+    match score, the Crawford game)."""
+    return None
 
 
 def _score_fields(text: str) -> tuple[str, int, str, int] | None:
