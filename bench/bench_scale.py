@@ -77,7 +77,7 @@ def command_run(arguments: list[str], interval: float = 0.2,
                 python: str = sys.executable) -> tuple[float, float, int, int, str]:
     """Run ``nardy ARGUMENTS`` (the nardy ``python`` imports) and sample its process tree: wall and
     CPU seconds, peak RSS and PSS (bytes) and its standard output."""
-    nardy = [python, "-c", "from nardy_cli.cli.main import cli; cli()"]
+    nardy = [python, "-P", "-c", "from nardy_cli.cli.main import cli; cli()"]  # -P: not this directory's nardy_cli
     first: dict[int, float] = {}
     last: dict[int, float] = {}
     peak_rss = peak_pss = 0

@@ -104,19 +104,21 @@ class PlayCache:
         self.budget = budget
         self.bytes = 0
         self._entries: OrderedDict[str, tuple[tuple[Move, ...], int]] = OrderedDict()
-        self._lock = threading.Lock()  # library callers may parse in threads
+        self._lock = threading.Lock()  # library callers may parse in threads: one adds or drops at a time
 
     def __len__(self) -> int:
         return len(self._entries)
 
     def get(self, text: str) -> tuple[Move, ...]:
         """The parsed play of ``text``, parsed now unless it is kept."""
-        with self._lock:
-            entry = self._entries.get(text)
-            if entry is not None:
+        entry = self._entries.get(text)  # a hit takes no lock: each call on the ordered dict is atomic
+        if entry is not None:
+            try:
                 self._entries.move_to_end(text)
-                return entry[0]
-        moves = _parse_play(text)  # outside the lock: a syntax error raises here, uncached
+            except KeyError:  # dropped by another thread meanwhile
+                pass
+            return entry[0]
+        moves = _parse_play(text)  # a syntax error raises here, uncached
         cost = self.ENTRY_BYTES + len(text) + sum(
             self.MOVE_BYTES + self.LEG_BYTES * (len(move.path) - 1) * move.count for move in moves)
         with self._lock:
