@@ -845,21 +845,25 @@ def test_the_parse_cache_is_bounded_by_size():
 def test_the_parse_cache_is_bounded_by_memory():
     """Issue 13: the cache of parsed plays grew to 78 MiB a process on real data. Its estimate of
     its own size is what tracemalloc measures, within a quarter, so its budget bounds its memory."""
-    budget = 1 << 20
-    cache = moves_module.PlayCache(budget)
+    budget = 1 << 18
     texts = [f"{a}/{a - b}{'*' if c % 2 else ''} {a - 1}/{a - b - 1}/{a - b - 2} {c}/{c - 1}({b % 4 + 1})"
              for a in range(8, 25) for b in range(1, 7) for c in range(2, 26)]
-    tracemalloc.start()
-    try:
-        start = tracemalloc.get_traced_memory()[0]
-        for text in texts:
-            for move in cache.get(" ".join(text.split())):  # a fresh key, as a reader makes
-                assert move.legs
-        measured = tracemalloc.get_traced_memory()[0] - start
-    finally:
-        tracemalloc.stop()
-    assert len(texts) > len(cache) > 0 and cache.bytes <= budget
-    assert 0.75 * budget <= measured <= 1.25 * budget, measured
+    texts += [f"{a}/{b} {c}/{d}" for a in range(2, 25) for b in range(1, a) for c in range(1, 25) for d in range(3)]
+    for shapes in (texts[:2448], texts[2448:]):  # long plays of many Moves, short plays sharing theirs
+        cache = moves_module.PlayCache(budget)
+        tracemalloc.start()
+        try:
+            start = tracemalloc.get_traced_memory()[0]
+            for text in shapes:
+                for move in cache.get(" ".join(text.split())):  # a fresh key, as a reader makes
+                    assert move.legs
+            measured = tracemalloc.get_traced_memory()[0] - start
+        finally:
+            tracemalloc.stop()
+        assert len(shapes) > len(cache) > 0 and 0.9 * budget <= cache.bytes <= budget
+        assert 0.75 * cache.bytes <= measured <= 1.25 * cache.bytes, (measured, cache.bytes)
+    assert cache.get("24/18 13/7") is cache.get("24/18 13/7")
+    assert cache.get("13/7 24/18")[1] is cache.get("24/18 13/7")[0]  # equal Moves are one
 
 
 def test_a_header_line_inside_a_match_costs_nothing():

@@ -6,6 +6,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 from nardy_cli.core.sides import BAR, OFF
 
@@ -93,45 +94,69 @@ class PlayCache:
     """Parsed plays by their text, the least recently used dropped first when their estimated
     size passes ``budget`` bytes: plays repeat a great deal across games and Moves are
     immutable, but the variety of a corpus is unbounded (an entry count alone let the cache
-    grow to 78 MiB on real data, with Moves of longer plays). The estimate is the memory
-    tracemalloc measures for a parsed play, its Moves' ``legs`` computed (tests check it)."""
+    grow to 78 MiB on real data). Equal Moves of different plays are one object, counted once
+    while a kept play holds it. The estimate is the memory tracemalloc measures, the Moves'
+    ``legs`` computed (tests check it)."""
 
-    ENTRY_BYTES = 256  # the key, the tuple, the ordered dict's node
-    MOVE_BYTES = 360
-    LEG_BYTES = 56
+    ENTRY_BYTES = 220  # the key, the tuple, the ordered dict's node
+    MOVE_BYTES = 300  # a Move, its path and hits, and its place in the table of Moves
+    LEG_BYTES = 40
 
     def __init__(self, budget: int) -> None:
         self.budget = budget
         self.bytes = 0
-        self._entries: OrderedDict[str, tuple[tuple[Move, ...], int]] = OrderedDict()
+        self._plays: OrderedDict[str, tuple[Move, ...]] = OrderedDict()
+        self._moves: dict[Move, list[Any]] = {}  # a Move: [the one kept, how many kept plays hold it]
         self._lock = threading.Lock()  # library callers may parse in threads: one adds or drops at a time
 
     def __len__(self) -> int:
-        return len(self._entries)
+        return len(self._plays)
 
     def get(self, text: str) -> tuple[Move, ...]:
         """The parsed play of ``text``, parsed now unless it is kept."""
-        entry = self._entries.get(text)  # a hit takes no lock: each call on the ordered dict is atomic
-        if entry is not None:
+        moves = self._plays.get(text)  # a hit takes no lock: each call on the ordered dict is atomic
+        if moves is not None:
             try:
-                self._entries.move_to_end(text)
+                self._plays.move_to_end(text)
             except KeyError:  # dropped by another thread meanwhile
                 pass
-            return entry[0]
-        moves = _parse_play(text)  # a syntax error raises here, uncached
-        cost = self.ENTRY_BYTES + len(text) + sum(
-            self.MOVE_BYTES + self.LEG_BYTES * (len(move.path) - 1) * move.count for move in moves)
+            return moves
+        parsed = _parse_play(text)  # a syntax error raises here, uncached
         with self._lock:
-            if text not in self._entries:
-                self._entries[text] = (moves, cost)
-                self.bytes += cost
-                while self.bytes > self.budget:
-                    self.bytes -= self._entries.popitem(last=False)[1][1]
+            if text in self._plays:
+                return self._plays[text]
+            shared = []
+            for move in parsed:
+                kept = self._moves.get(move)
+                if kept is None:
+                    kept = self._moves[move] = [move, 0]
+                    self.bytes += self.MOVE_BYTES + self.LEG_BYTES * (len(move.path) - 1) * move.count
+                kept[1] += 1
+                shared.append(kept[0])
+            moves = self._plays[text] = tuple(shared)
+            self.bytes += self._entry_bytes(text, moves)
+            while self.bytes > self.budget:
+                self._drop()
         return moves
+
+    def _entry_bytes(self, text: str, moves: tuple[Move, ...]) -> int:
+        return self.ENTRY_BYTES + len(text) + 8 * len(moves)
+
+    def _drop(self) -> None:
+        """Forget the least recently used play, and the Moves no other kept play holds."""
+        text, moves = self._plays.popitem(last=False)
+        self.bytes -= self._entry_bytes(text, moves)
+        for move in moves:
+            kept = self._moves[move]
+            kept[1] -= 1
+            if not kept[1]:
+                del self._moves[move]
+                self.bytes -= self.MOVE_BYTES + self.LEG_BYTES * (len(move.path) - 1) * move.count
 
     def clear(self) -> None:
         with self._lock:
-            self._entries.clear()
+            self._plays.clear()
+            self._moves.clear()
             self.bytes = 0
 
 
