@@ -12,7 +12,7 @@ prints games/s and turns/s, the speed-up against one worker and against linear, 
 seconds; then long against short nardy per turn (``--short``), and what shipping parsed records
 to workers would cost against shipping raw lines. Prints, never asserts.
 
-    python bench/bench_scale.py [--sizes 10k,100k,1M] [--jobs 1,2] [--tasks validate,stats,stats-parquet]
+    python bench/bench_scale.py [--sizes 10k,100k,1M] [--jobs 1,2,local:2] [--tasks validate,stats,stats-parquet]
                                 [--base 1000] [--short 2000] [--cache ~/.cache/nardy-bench]
 
 Measured on a 2-core machine shared with other jobs, 200 games: NTN parsing 3.2-3.4 ms a game,
@@ -73,10 +73,11 @@ class Run:
                 f" (PSS {self.peak_pss / 2**20:4.0f})" + speedup)
 
 
-def command_run(arguments: list[str], interval: float = 0.2) -> tuple[float, float, int, int, str]:
-    """Run ``nardy ARGUMENTS`` and sample its process tree: wall and CPU seconds, peak RSS and PSS
-    (bytes) and its standard output."""
-    nardy = [sys.executable, "-c", "from nardy_cli.cli.main import cli; cli()"]
+def command_run(arguments: list[str], interval: float = 0.2,
+                python: str = sys.executable) -> tuple[float, float, int, int, str]:
+    """Run ``nardy ARGUMENTS`` (the nardy ``python`` imports) and sample its process tree: wall and
+    CPU seconds, peak RSS and PSS (bytes) and its standard output."""
+    nardy = [python, "-P", "-c", "from nardy_cli.cli.main import cli; cli()"]  # -P: not this directory's nardy_cli
     first: dict[int, float] = {}
     last: dict[int, float] = {}
     peak_rss = peak_pss = 0
@@ -109,17 +110,23 @@ def command_run(arguments: list[str], interval: float = 0.2) -> tuple[float, flo
         return seconds, sum(last[pid] - first[pid] for pid in last), peak_rss, peak_pss, out.read()
 
 
-def timed(task: str, paths: list[Path], jobs: int, counts: tuple[int, int] | None) -> Run:
-    """``nardy validate`` or ``nardy stats`` over ``paths`` with ``jobs`` workers; the games and turns
-    are validate's count, or ``counts`` when given."""
+def workers_option(jobs: int | str) -> list[str]:
+    """``--jobs N``, or ``--dask local:N`` for ``local:N``: a local Dask cluster of N workers."""
+    return ["--dask", jobs] if isinstance(jobs, str) and jobs.startswith("local") else ["--jobs", str(jobs)]
+
+
+def timed(task: str, paths: list[Path], jobs: int | str, counts: tuple[int, int] | None,
+          python: str = sys.executable) -> Run:
+    """``nardy validate`` or ``nardy stats`` over ``paths`` with ``jobs`` workers (see
+    :func:`workers_option`); the games and turns are validate's count, or ``counts`` when given."""
     if task == "validate":
-        arguments = ["validate", "--format", "json", "--jobs", str(jobs), *map(str, paths)]
+        arguments = ["validate", "--format", "json", *workers_option(jobs), *map(str, paths)]
     else:
-        arguments = ["stats", "-q", "--by", "variant", "--format", "json", "--jobs", str(jobs), *map(str, paths)]
+        arguments = ["stats", "-q", "--by", "variant", "--format", "json", *workers_option(jobs), *map(str, paths)]
     with tempfile.TemporaryDirectory() as folder:
         if task == "stats-parquet":
             arguments += ["--parquet", folder]
-        seconds, cpu, peak_rss, peak_pss, output = command_run(arguments)
+        seconds, cpu, peak_rss, peak_pss, output = command_run(arguments, python=python)
     if counts is None:
         if task == "validate":
             summary = json.loads(output)
@@ -130,23 +137,34 @@ def timed(task: str, paths: list[Path], jobs: int, counts: tuple[int, int] | Non
     return Run(*counts, seconds, cpu, peak_rss, peak_pss, output)
 
 
-def machine_context(jobs: list[int]) -> str:
+def worker_count(jobs: int | str) -> int:
+    """How many workers ``jobs`` (a number or ``local:N``) runs."""
+    return jobs if isinstance(jobs, int) else int(jobs.partition(":")[2] or available_cores())
+
+
+def machine_context(jobs: list[int | str]) -> str:
     """The cores, the load, and the speed-up that plain CPU work gets here now."""
-    return (f"{available_cores()} cores, load average {os.getloadavg()[0]:.1f}; a pure-Python loop split over "
-            f"processes runs {machine_speedup(jobs)} (the ceiling for the speed-ups below)")
+    context = f"{available_cores()} cores, load average {os.getloadavg()[0]:.1f}"
+    if max(map(worker_count, jobs)) <= 1:
+        return context
+    return (context + f"; a pure-Python loop split over processes runs {machine_speedup(jobs)} (the ceiling "
+            "for the speed-ups below)")
 
 
-def compare_jobs(task: str, paths: list[Path], jobs: list[int], counts: tuple[int, int] | None) -> list[Run]:
-    """Print one line a number of workers, with the speed-up against the first and against linear."""
+def compare_jobs(task: str, paths: list[Path], jobs: list[int | str], counts: tuple[int, int] | None) -> list[Run]:
+    """Print one line a number of workers (or a local Dask cluster), with the speed-up against the
+    first and against linear."""
     runs: list[Run] = []
-    for count in jobs:
-        run = timed(task, paths, count, counts)
+    for spec in jobs:
+        run = timed(task, paths, spec, counts)
         counts = counts or (run.games, run.turns)
         speedup = ""
+        count = worker_count(spec)
         if runs:
             factor = runs[0].seconds / run.seconds
-            speedup = f"  speed-up {factor:4.2f}x ({factor / (count / jobs[0]):4.0%} of linear)"
-        print(run.text(f"{count} worker{'s' if count > 1 else ''}", speedup), flush=True)
+            speedup = f"  speed-up {factor:4.2f}x ({factor / (count / worker_count(jobs[0])):4.0%} of linear)"
+        label = f"dask {spec}" if isinstance(spec, str) else f"{count} worker{'s' if count > 1 else ''}"
+        print(run.text(label, speedup), flush=True)
         runs.append(run)
     return runs
 
@@ -158,16 +176,16 @@ def _spin(iterations: int) -> int:
     return total
 
 
-def machine_speedup(jobs: list[int], tasks: int = 4, iterations: int = 3_000_000) -> str:
+def machine_speedup(jobs: list[int | str], tasks: int = 4, iterations: int = 3_000_000) -> str:
     """What the machine gives now: the speed-up of a pure-Python loop split over each number of processes."""
-    jobs = [1] + [count for count in jobs if count > 1]
+    counts = [1] + sorted({worker_count(spec) for spec in jobs} - {1})
     seconds = []
-    for count in jobs:
+    for count in counts:
         start = time.perf_counter()
         with ProcessPoolExecutor(count, mp_context=multiprocessing.get_context("fork")) as pool:
             list(pool.map(_spin, [iterations] * tasks))
         seconds.append(time.perf_counter() - start)
-    return ", ".join(f"{seconds[0] / s:.2f}x with {count}" for count, s in zip(jobs[1:], seconds[1:]))
+    return ", ".join(f"{seconds[0] / s:.2f}x with {count}" for count, s in zip(counts[1:], seconds[1:]))
 
 
 # --- corpora --------------------------------------------------------------------------------
@@ -266,7 +284,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="10k",
                         help="Corpus sizes: 1k, 10k, 100k, 1M or a number of games (comma-separated).")
-    parser.add_argument("--jobs", default="1,2", help="Numbers of worker processes to compare.")
+    parser.add_argument("--jobs", default="1,2",
+                        help="Numbers of worker processes to compare; local:N is a local Dask cluster of N workers.")
     parser.add_argument("--tasks", default="validate,stats", help="Commands to time: validate, stats, stats-parquet.")
     parser.add_argument("--base", type=int, default=1000, help="Distinct games, repeated to make each corpus.")
     parser.add_argument("--short", type=int, default=2000,
@@ -275,7 +294,7 @@ def main() -> None:
                         help="Where the corpora are kept between runs.")
     args = parser.parse_args()
     sizes = [SIZES[size] if size in SIZES else int(size) for size in args.sizes.split(",")]
-    jobs = [int(count) for count in args.jobs.split(",")]
+    jobs: list[int | str] = [spec if spec.startswith("local") else int(spec) for spec in args.jobs.split(",")]
     base = base_corpus(args.cache, args.base)
     print(machine_context(jobs))
     transport(base)

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import ClassVar
 
-from nardy_cli.core.engine import Engine, Finding, Verdict, game_outcome, outcome_category
+from nardy_cli.core.engine import Engine, Finding, Step, Verdict, game_outcome, outcome_category
 from nardy_cli.core.moves import Move
 from nardy_cli.core.position import CHECKERS, Position, PositionError
 from nardy_cli.core.rules import OPTIONS, SCORING, Rules, RulesError, stated_options
@@ -42,27 +43,50 @@ class GameFinding(Finding):
     column: int = 0
 
 
-@dataclass(frozen=True)
 class ReplayedTurn:
-    """One roll of the game as replayed; ``action`` is its 0-based index in the record's actions."""
+    """One roll of the game as replayed; ``action`` is its 0-based index in the record's actions.
 
-    action: int
-    turn: int
-    side: Side
-    dice: tuple[int, int]
-    moves: tuple[Move, ...]
-    before: Position
-    after: Position
-    dice_used: int
-    pips_lost: int
-    hits: int
-    legal: bool
-    passed: tuple[int, ...] = ()  # the steps of a cascade passed to the opponent (crazy nardy)
+    A plain class with slots, built once a turn: what only statistics ask (``dice_used``,
+    ``hits``, ``pips_lost``) is worked out from the play's steps when asked.
+    """
+
+    __slots__ = ("action", "turn", "side", "dice", "moves", "before", "after", "legal", "passed", "_steps",
+                 "_offered")
+
+    def __init__(self, action: int, turn: int, side: Side, dice: tuple[int, int], moves: tuple[Move, ...],
+                 before: Position, after: Position, steps: tuple[Step, ...], legal: bool,
+                 offered: Callable[[], tuple[int, ...]] | tuple[int, ...],
+                 passed: tuple[int, ...] = ()) -> None:
+        self.action, self.turn, self.side, self.dice, self.moves = action, turn, side, dice, moves
+        self.before, self.after, self.legal = before, after, legal
+        self.passed = passed  # the steps of a cascade passed to the opponent (crazy nardy)
+        self._steps = steps  # the legal play's steps, as the engine played them
+        self._offered = offered  # the steps the roll offered, or how to find them
+
+    @property
+    def dice_used(self) -> int:
+        return len(self._steps)
+
+    @property
+    def hits(self) -> int:
+        return sum(step.hit for step in self._steps)
+
+    @property
+    def pips_lost(self) -> int:
+        """The pips of the steps offered that the play leaves unplayed; 0 for an illegal play."""
+        if not self.legal:
+            return 0
+        if callable(self._offered):
+            self._offered = self._offered()
+        return sum(self._offered) - sum(step.die for step in self._steps)
 
     @property
     def play(self) -> str:
         """The play as recorded, in NTN text."""
         return " ".join(str(move) for move in self.moves) or "-"
+
+    def __repr__(self) -> str:
+        return f"ReplayedTurn(turn={self.turn}, side={self.side!r}, dice={self.dice}, play={self.play!r})"
 
 
 @dataclass
@@ -245,13 +269,10 @@ class _Replayer:
         after = self.judged(verdict, action)
         if after is None:
             return None
-        steps = verdict.play.steps if verdict.play else ()
-        used_pips = sum(step.die for step in steps)
-        dice_pips = sum(self.engine.steps(position, action.dice))
         result.turns.append(ReplayedTurn(
             self.action_index, self.turn_index, action.side, action.dice, action.moves, position, after,
-            len(steps), dice_pips - used_pips if verdict.legal else 0,
-            sum(step.hit for step in steps), verdict.legal, verdict.passed))
+            verdict.play.steps if verdict.play else (), verdict.legal,
+            partial(self.engine.steps, position, action.dice), verdict.passed))
         if verdict.passed:
             self.pending_pass = (action, verdict.passed, verdict.legal)
         self.after_roll(action, after)
@@ -289,11 +310,9 @@ class _Replayer:
         after = self.judged(verdict, action)
         if after is None:
             return None
-        steps = verdict.play.steps if verdict.play else ()
         self.result.passed_plays.append(ReplayedTurn(
             self.action_index, self.turn_index, action.side, roll.dice, action.moves, position, after,
-            len(steps), sum(passed) - sum(step.die for step in steps) if verdict.legal else 0,
-            sum(step.hit for step in steps), verdict.legal))
+            verdict.play.steps if verdict.play else (), verdict.legal, passed))
         if after.winner() is not None and not self.is_over():
             self.after_roll(action, after)
         return after

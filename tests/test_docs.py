@@ -215,12 +215,31 @@ def test_bench_scale_runs(tmp_path):
 
 
 @pytest.mark.slow
+def test_bench_scale_runs_on_a_local_dask_cluster(tmp_path):
+    pytest.importorskip("dask.distributed")
+    output = bench("bench/bench_scale.py", "--sizes", "20", "--base", "10", "--short", "0", "--jobs", "1,local:1",
+                   "--tasks", "validate", "--cache", str(tmp_path))
+    assert "dask local:1" in output and output.count("turns/s") == 2
+
+
+@pytest.mark.slow
 def test_bench_corpus_runs(tmp_path):
     pytest.importorskip("psutil")
     for path in sorted((ROOT / "tests" / "data" / "mat").glob("*.mat"))[:3]:
         shutil.copy(path, tmp_path)
-    output = bench("bench/bench_corpus.py", "--corpus", str(tmp_path), "--jobs", "1")
-    assert " nardy validate:" in output and "1 worker" in output
+    output = bench("bench/bench_corpus.py", "--corpus", str(tmp_path), "--jobs", "1,2", "--rounds", "1",
+                   "--against", sys.executable)
+    assert " nardy validate:" in output and " nardy stats:" in output and "2 workers (against)" in output
+    assert "validate's time" in output
+
+
+def test_bench_gulbara_runs():
+    assert "µs/turn" in bench("bench/bench_gulbara.py", "--games", "1", "--rounds", "1")
+
+
+def test_bench_luck_runs(tmp_path):
+    shutil.copy(sorted((ROOT / "tests" / "data" / "mat").glob("*.mat"))[0], tmp_path)
+    assert "% of the replay" in bench("bench/bench_luck.py", "--corpus", str(tmp_path), "--repeat", "1")
 
 
 def test_sgf_set_up_example_gives_the_position_the_text_says():

@@ -845,12 +845,35 @@ def test_errors_are_capped_per_input(tmp_path, command):
 @pytest.mark.slow
 def test_the_parse_cache_is_bounded_by_size():
     """Issue 15.6: 20 files of 1 MB move lines kept 1.43 GB in the cache of parsed plays."""
-    before = moves_module._cached_play.cache_info().currsize
+    before = len(moves_module._PLAYS)
     for number in range(20):
         parse_play(" ".join(f"{number % 24 + 1}/{(number + k) % 24 + 1}" for k in range(5000)))
-    assert moves_module._cached_play.cache_info().currsize == before
+    assert len(moves_module._PLAYS) == before
     assert parse_play("24/18 13/7") is parse_play("24/18 13/7")  # short plays are cached
-    assert moves_module._cached_play.cache_info().maxsize * moves_module.CACHED_PLAY_CHARS < 1 << 20
+
+
+def test_the_parse_cache_is_bounded_by_memory():
+    """Issue 13: the cache of parsed plays grew to 78 MiB a process on real data. Its estimate of
+    its own size is what tracemalloc measures, within a quarter, so its budget bounds its memory."""
+    budget = 1 << 18
+    texts = [f"{a}/{a - b}{'*' if c % 2 else ''} {a - 1}/{a - b - 1}/{a - b - 2} {c}/{c - 1}({b % 4 + 1})"
+             for a in range(8, 25) for b in range(1, 7) for c in range(2, 26)]
+    texts += [f"{a}/{b} {c}/{d}" for a in range(2, 25) for b in range(1, a) for c in range(1, 25) for d in range(3)]
+    for shapes in (texts[:2448], texts[2448:]):  # long plays of many Moves, short plays sharing theirs
+        cache = moves_module.PlayCache(budget)
+        tracemalloc.start()
+        try:
+            start = tracemalloc.get_traced_memory()[0]
+            for text in shapes:
+                for move in cache.get(" ".join(text.split())):  # a fresh key, as a reader makes
+                    assert move.legs
+            measured = tracemalloc.get_traced_memory()[0] - start
+        finally:
+            tracemalloc.stop()
+        assert len(shapes) > len(cache) > 0 and 0.9 * budget <= cache.bytes <= budget
+        assert 0.75 * cache.bytes <= measured <= 1.25 * cache.bytes, (measured, cache.bytes)
+    assert cache.get("24/18 13/7") is cache.get("24/18 13/7")
+    assert cache.get("13/7 24/18")[1] is cache.get("24/18 13/7")[0]  # equal Moves are one
 
 
 def test_a_header_line_inside_a_match_costs_nothing():

@@ -21,6 +21,7 @@ from nardy_cli.cli.main import cli
 from nardy_cli.core.moves import Move
 from nardy_cli.core.rules import Rules
 from nardy_cli.core.sides import BLACK, WHITE, other
+from nardy_cli.files.sources import READ_HOOKS
 from nardy_cli.notations import notation, writer
 from nardy_cli.notations.jsonl import game_to_dict
 from nardy_cli.record import Action, GameRecord
@@ -207,6 +208,36 @@ def test_real_match_files(corpus, expected_mat):
     assert expected_mat[1]["games"] > 10
     assert validation(corpus["mat"], jobs=2) == expected_mat
     assert run(corpus["mat"], ROWS, jobs=2)[0] == run(corpus["mat"], ROWS, jobs=1)[0]
+
+
+@pytest.mark.slow
+def test_whole_files_are_read_by_the_workers(corpus, expected_mat, tmp_path):
+    """Issue 13: the parent read and shipped every whole file (15 % of all CPU with two workers); it
+    now reads a file's first lines only, to tell its notation, and a worker reads the file."""
+    units = list(parallel._work(corpus["mat"], None, None, None, 500))
+    assert [(unit.opener.name, unit.lines) for unit in units] == [(path, []) for path in corpus["mat"]]
+    shipped = list(parallel._work(corpus["mat"], None, None, None, 500, workers_read=False))
+    assert all(unit.opener is None and unit.lines for unit in shipped)  # for a remote Dask cluster
+    assert validation(corpus["mat"], jobs=2) == expected_mat
+    packed = gzip.compress(Path(corpus["mat"][0]).read_bytes())
+    (tmp_path / "cut.mat.gz").write_bytes(packed[: len(packed) * 2 // 3])  # damaged: read so far by the worker
+    paths = [str(tmp_path / "cut.mat.gz"), *corpus["mat"][1:]]
+    assert parallel._work(paths, None, None, None, 500).__next__().opener is not None
+    damaged = validation(paths, jobs=2)
+    assert damaged == sequential(paths) and "cut.mat.gz: cannot read after line" in damaged[2][0]
+
+
+@pytest.mark.slow
+def test_the_progress_bar_counts_what_the_workers_read(corpus):
+    paths = corpus["mat"] + corpus["generated"]
+    counts: dict[int, list[int]] = {1: [], 2: []}
+    for jobs, read in counts.items():
+        READ_HOOKS.append(read.append)
+        try:
+            run(paths, jobs=jobs)
+        finally:
+            READ_HOOKS.remove(read.append)
+    assert sum(counts[2]) == sum(counts[1]) >= sum(Path(path).stat().st_size for path in corpus["mat"])
 
 
 @pytest.mark.slow

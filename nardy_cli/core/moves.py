@@ -2,8 +2,11 @@
 from __future__ import annotations
 
 import re
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cached_property
+from typing import Any
 
 from nardy_cli.core.sides import BAR, OFF
 
@@ -74,8 +77,9 @@ def _point(text: str, offset: int, *, source: bool) -> int:
 
 
 CACHED_PLAY_CHARS = 40
-"""The longest play text whose parse is cached: real plays are shorter (``24/18 13/7 6/4(2)``);
-longer texts are rare, and would make the cache grow with their size."""
+"""The longest play text whose parse is cached: real plays are shorter (``24/18 13/7 6/4(2)``)."""
+PLAY_CACHE_BYTES = 16 << 20
+"""What the parsed plays kept for reuse may take, estimated (see :class:`PlayCache`)."""
 
 
 def parse_play(text: str) -> tuple[Move, ...]:
@@ -83,7 +87,77 @@ def parse_play(text: str) -> tuple[Move, ...]:
 
     Raises :class:`PlaySyntaxError` with the offset of the first bad token.
     """
-    return _cached_play(text) if len(text) <= CACHED_PLAY_CHARS else _parse_play(text)
+    return _PLAYS.get(text) if len(text) <= CACHED_PLAY_CHARS else _parse_play(text)
+
+
+class PlayCache:
+    """Parsed plays by their text, the least recently used dropped first when their estimated
+    size passes ``budget`` bytes: plays repeat a great deal across games and Moves are
+    immutable, but the variety of a corpus is unbounded (an entry count alone let the cache
+    grow to 78 MiB on real data). Equal Moves of different plays are one object, counted once
+    while a kept play holds it. The estimate is the memory tracemalloc measures, the Moves'
+    ``legs`` computed (tests check it)."""
+
+    ENTRY_BYTES = 220  # the key, the tuple, the ordered dict's node
+    MOVE_BYTES = 300  # a Move, its path and hits, and its place in the table of Moves
+    LEG_BYTES = 40
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.bytes = 0
+        self._plays: OrderedDict[str, tuple[Move, ...]] = OrderedDict()
+        self._moves: dict[Move, list[Any]] = {}  # a Move: [the one kept, how many kept plays hold it]
+        self._lock = threading.Lock()  # library callers may parse in threads: one adds or drops at a time
+
+    def __len__(self) -> int:
+        return len(self._plays)
+
+    def get(self, text: str) -> tuple[Move, ...]:
+        """The parsed play of ``text``, parsed now unless it is kept."""
+        moves = self._plays.get(text)  # a hit takes no lock: each call on the ordered dict is atomic
+        if moves is not None:
+            try:
+                self._plays.move_to_end(text)
+            except KeyError:  # dropped by another thread meanwhile
+                pass
+            return moves
+        parsed = _parse_play(text)  # a syntax error raises here, uncached
+        with self._lock:
+            if text in self._plays:
+                return self._plays[text]
+            shared = []
+            for move in parsed:
+                kept = self._moves.get(move)
+                if kept is None:
+                    kept = self._moves[move] = [move, 0]
+                    self.bytes += self.MOVE_BYTES + self.LEG_BYTES * (len(move.path) - 1) * move.count
+                kept[1] += 1
+                shared.append(kept[0])
+            moves = self._plays[text] = tuple(shared)
+            self.bytes += self._entry_bytes(text, moves)
+            while self.bytes > self.budget:
+                self._drop()
+        return moves
+
+    def _entry_bytes(self, text: str, moves: tuple[Move, ...]) -> int:
+        return self.ENTRY_BYTES + len(text) + 8 * len(moves)
+
+    def _drop(self) -> None:
+        """Forget the least recently used play, and the Moves no other kept play holds."""
+        text, moves = self._plays.popitem(last=False)
+        self.bytes -= self._entry_bytes(text, moves)
+        for move in moves:
+            kept = self._moves[move]
+            kept[1] -= 1
+            if not kept[1]:
+                del self._moves[move]
+                self.bytes -= self.MOVE_BYTES + self.LEG_BYTES * (len(move.path) - 1) * move.count
+
+    def clear(self) -> None:
+        with self._lock:
+            self._plays.clear()
+            self._moves.clear()
+            self.bytes = 0
 
 
 def _parse_play(text: str) -> tuple[Move, ...]:
@@ -110,6 +184,4 @@ def _parse_play(text: str) -> tuple[Move, ...]:
     return tuple(moves)
 
 
-# Plays repeat a great deal across games, and Moves are immutable. 2^14 entries of at most
-# CACHED_PLAY_CHARS characters (about 2 KB of Moves each at worst): the cache stays under 40 MB.
-_cached_play = lru_cache(maxsize=1 << 14)(_parse_play)
+_PLAYS = PlayCache(PLAY_CACHE_BYTES)

@@ -4,7 +4,9 @@ Each notation module has ``NAME``, ``EXTENSIONS``, ``sniff(head) -> bool``,
 ``read_games(lines, source) -> Iterator[GameRecord]`` (streaming, never raising
 on bad input), ``TARGET``, the :class:`Target` that writes it, and
 ``write_games(games, out) -> list[str]`` (warnings naming what the notation
-could not express), which is ``TARGET.write_games``. A binary notation (``BINARY =
+could not express), which is ``TARGET.write_games``, and ``game_starts(head)``: how a
+file whose first lines are ``head`` can be cut into runs of whole games (see
+:data:`GameStarts`), or None when its files are read whole. A binary notation (``BINARY =
 True``: eXtreme Gammon's ``.xg``) reads a binary stream, ``read_games(stream, source)``,
 and writes nothing.
 """
@@ -21,6 +23,11 @@ from nardy_cli.core.variants import VARIANTS
 from nardy_cli.record import GameRecord
 
 Prepared = TypeVar("Prepared")
+
+GameStarts = tuple[Callable[[str], bool], list[str]]
+"""A notation's answer to where a file's games start: a function told each stripped non-blank
+line in order, True where a game plainly begins (a cut there is checked by reading on, never
+trusted), and the lines a reader must read before any run but the file's first."""
 
 # Sniffing order: the most distinctive first (MAT files are .txt too).
 NAMES = ("xg", "ntn", "sgf", "jsonl", "mat")

@@ -17,7 +17,7 @@ from typing import Any
 
 from nardy_cli.core.moves import PlaySyntaxError, parse_play
 from nardy_cli.core.sides import SIDES
-from nardy_cli.notations import GameWriter, Target, analysis
+from nardy_cli.notations import GameStarts, GameWriter, Target, analysis
 from nardy_cli.record import ACTION_KINDS, Action, GameRecord, RecordError, standard_name
 
 NAME = "jsonl"
@@ -29,6 +29,24 @@ PLAYED = ("roll", "passed")  # the kinds with a play
 def sniff(head: str) -> bool:
     text = head.lstrip("\ufeff \t\r\n")
     return text.startswith(("{", "[")) and ('"actions"' in head or '"tags"' in head)
+
+
+def game_starts(head: list[str]) -> GameStarts | None:
+    """JSON Lines (the first non-blank line holds a whole object) has a game on every line; a
+    reader must read that first line first, as it tells how the file is read. A JSON document
+    is read whole: None."""
+    for number, line in enumerate(head):
+        if line.strip():
+            try:
+                json_lines = isinstance(json.loads(line.strip().lstrip("\ufeff")), dict)
+            except (ValueError, RecursionError):  # RecursionError: [[[[... nested too deeply
+                json_lines = False
+            return (_every_line, head[:number + 1]) if json_lines else None
+    return None
+
+
+def _every_line(text: str) -> bool:
+    return True
 
 
 def game_to_dict(game: GameRecord) -> dict[str, Any]:

@@ -24,7 +24,7 @@ from nardy_cli.core.position import CHECKERS
 from nardy_cli.core.scores import Result, Score, is_crawford_game
 from nardy_cli.core.scores import match_length as match_length_of
 from nardy_cli.core.sides import BLACK, OFF, SIDE_NAMES, WHITE, Side, other
-from nardy_cli.notations import GameWriter, Target, without_cascades
+from nardy_cli.notations import GameStarts, GameWriter, Target, without_cascades
 from nardy_cli.record import Action, ActionKind, CappedErrors, GameRecord, RecordError, next_cell
 
 NAME = "mat"
@@ -154,6 +154,12 @@ def sniff(head: str) -> bool:
     return has_game and any(_NUMBERED_RE.match(line) and _ROLL_RE.search(line) for line in lines)
 
 
+def game_starts(head: list[str]) -> GameStarts | None:
+    """None: a match file is read whole, as what a game means depends on the games before it (the
+    match score, the Crawford game)."""
+    return None
+
+
 def _score_fields(text: str) -> tuple[str, int, str, int] | None:
     """White's name and score, Black's name and score from a score line ``name : n   name : n``.
 
@@ -174,14 +180,8 @@ def _score_fields(text: str) -> tuple[str, int, str, int] | None:
     return None
 
 
-def _first_cell(text: str) -> int:
-    """Where the first cell of a move line starts: after its ``N)``."""
-    numbered = _NUMBERED_RE.match(text)
-    return numbered.end() if numbered else 0
-
-
-def _split_cells(text: str) -> tuple[tuple[int, str], tuple[int, str] | None]:
-    """Split a move line into its left and right cells, each as (start offset, text).
+def _split_cells(text: str, numbered: re.Match[str] | None) -> tuple[tuple[int, str], tuple[int, str] | None]:
+    """Split a move line (its ``N)``: ``numbered``) into its left and right cells, each as (start offset, text).
 
     As GNU Backgammon does: when the line holds two ``:``, the right cell starts
     two characters before the second; otherwise at the first double space at or
@@ -194,7 +194,6 @@ def _split_cells(text: str) -> tuple[tuple[int, str], tuple[int, str] | None]:
         left_end, right_start = second - 3, second - 2
     elif len(text) > 15 and (gap := text.find("  ", 15)) >= 0:
         left_end, right_start = gap, gap + 1
-    numbered = _NUMBERED_RE.match(text)
     left_start = numbered.end() if numbered and numbered.end() <= left_end else 0
     left = (left_start, text[left_start:left_end])
     return left, (right_start, text[right_start:]) if right_start is not None else None
@@ -241,14 +240,19 @@ class _GameBuilder:
 
     def read_move_line(self, line: int, text: str) -> None:
         """Read the cells of a move line; a row number further on starts a row glued onto it."""
-        starts = [0] + [glued.start() for glued in _GLUED_ROW_RE.finditer(text, _first_cell(text))]
-        for start, end in zip(starts, starts[1:] + [len(text)]):
-            self.read_row(line, text[start:end], start)
-
-    def read_row(self, line: int, text: str, offset: int) -> None:
         numbered = _NUMBERED_RE.match(text)
+        first_cell = numbered.end() if numbered else 0
+        if text.find(")", first_cell) < 0:  # the common line: one row
+            self.read_row(line, text, 0, numbered)
+            return
+        starts = [0] + [glued.start() for glued in _GLUED_ROW_RE.finditer(text, first_cell)]
+        for start, end in zip(starts, starts[1:] + [len(text)]):
+            row = text[start:end]
+            self.read_row(line, row, start, numbered if start == 0 else _NUMBERED_RE.match(row))
+
+    def read_row(self, line: int, text: str, offset: int, numbered: re.Match[str] | None) -> None:
         number = int(numbered["number"]) if numbered else None
-        left, right = _split_cells(text)
+        left, right = _split_cells(text, numbered)
         for side, cell in ((WHITE, left), (BLACK, right)):
             if cell is None or not cell[1].strip():
                 continue
@@ -257,7 +261,7 @@ class _GameBuilder:
             self.read_cell(side, body.strip(), number, line, column)
 
     def read_cell(self, side: Side, cell: str, number: int | None, line: int, column: int) -> None:
-        if _OUTCOMES_RE.fullmatch(cell):
+        if cell[0] in "WwLl" and _OUTCOMES_RE.fullmatch(cell):
             for outcome in _OUTCOME_RE.finditer(cell):
                 won = outcome["word"].lower() == "wins"
                 self.outcomes.append(_Outcome(side if won else other(side), int(outcome["points"]), line,
@@ -277,24 +281,26 @@ class _GameBuilder:
     def parse_action(self, side: Side, cell: str, line: int, column: int) -> Action | None:
         """The action a cell holds, or None after recording an error."""
         action = Action(side=side, line=line, column=column)
-        roll = _ROLL_RE.fullmatch(cell)
+        # each pattern runs only where the cell's first characters allow it to match
+        roll = _ROLL_RE.fullmatch(cell) if cell[2:3] == ":" else None
         if roll:
             action.dice = (int(roll["d1"]), int(roll["d2"]))
             play = roll["play"]
-            if _UNRECORDED_RE.fullmatch(play):
+            if play[:1] == "?" and _UNRECORDED_RE.fullmatch(play):
                 return action  # rolled, then resigned: the play stays None
             try:
-                action.moves = () if not play or _CANNOT_MOVE_RE.fullmatch(play) else parse_play(play)
+                action.moves = () if not play or (play[0] in "Cc" and _CANNOT_MOVE_RE.fullmatch(play)) \
+                    else parse_play(play)
             except PlaySyntaxError as exc:
                 self.error(line, column + roll.start("play") + exc.offset, str(exc))
                 return None
             return action
-        cube = _DOUBLE_RE.fullmatch(cell)
+        cube = _DOUBLE_RE.fullmatch(cell) if cell[0] in "DdBb" else None
         if cube:
             action.kind = _CUBE_KINDS[cube["word"].lower()]
             action.value = int(cube["value"]) if cube["value"] else None
             return action
-        if _ANSWER_RE.fullmatch(cell):
+        if cell[0] in "TtDd" and _ANSWER_RE.fullmatch(cell):
             action.kind = _CUBE_KINDS[cell.lower()]
             return action
         dice_like = _DICE_LIKE_RE.match(cell)
@@ -396,11 +402,15 @@ class _MatchReader:
         text = raw.rstrip("\r\n")
         if line == 1:
             text = text.removeprefix("\ufeff")
-        if not text.strip():
+        stripped = text.lstrip()
+        if not stripped:
             return
-        header = _HEADER_RE.fullmatch(text)
-        match_line = _MATCH_RE.fullmatch(text)
-        game_line = _GAME_RE.fullmatch(text)
+        # a line is told by its first (and last) characters before any pattern runs on it: a move
+        # line, by far the most common, starts with a digit and does not end with "match"
+        first = stripped[0]
+        header = _HEADER_RE.fullmatch(text) if first == ";" else None
+        match_line = _MATCH_RE.fullmatch(text) if first.isdecimal() and text.rstrip()[-1] in "Hh" else None
+        game_line = _GAME_RE.fullmatch(text) if first in "Gg" else None
         if header and self.game:  # a next match's header only if its 'N point match' follows
             self.held_headers.append(text)
             return
@@ -413,8 +423,8 @@ class _MatchReader:
             self.feed_header(header)
         elif match_line:
             self.match_length = str(int(match_line["length"]))
-        elif text.lstrip().startswith((";", "#")):
-            comment = text.lstrip()[1:].strip()
+        elif first in ";#":
+            comment = stripped[1:].strip()
             (self.game.record.comments if self.game else self.comments).append(comment)
         elif game_line:
             if self.game:

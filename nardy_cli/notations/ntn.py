@@ -18,7 +18,7 @@ from typing import TextIO
 from nardy_cli.core.moves import PlaySyntaxError, parse_play
 from nardy_cli.core.scores import RESULT_TOKEN
 from nardy_cli.core.sides import SIDES, other
-from nardy_cli.notations import GameWriter, Target, analysis
+from nardy_cli.notations import GameStarts, GameWriter, Target, analysis
 from nardy_cli.record import Action, ActionKind, GameRecord, RecordError, standard_name
 
 NAME = "ntn"
@@ -36,10 +36,12 @@ VALUE_DIGITS = 18  # of a cube or resignation value
 _TAG_NAME = r"[A-Za-z0-9_]+"
 _TAG_RE = re.compile(rf'\[\s*({_TAG_NAME})\s*"([^"\\]*(?:\\.[^"\\]*)*)"\s*\]', re.DOTALL)
 _TAG_LINE_RE = re.compile(rf"\s*(?:{_TAG_RE.pattern}\s*)+", re.DOTALL)
+COMMENT_OPENERS = "{;"  # a comment to its closing }, or to the end of the line
+_COMMENT_MARKS = COMMENT_OPENERS + "}"
 _TOKEN_RE = re.compile(
     rf"""
       (?P<space>\s+)
-    | (?P<comment>[{{;])
+    | (?P<comment>[{COMMENT_OPENERS}])
     | (?P<number>\d{{1,{MOVE_NUMBER_DIGITS}}}\.(?:\.\.)?)
     | (?P<roll>[^\s{{;:]*:)
     | (?P<word>[^\s{{;]+)
@@ -65,6 +67,27 @@ def sniff(head: str) -> bool:
     text = head.lstrip("\ufeff \t\r\n")
     opens_like_ntn = text.startswith(("[", "{")) or re.match(r"\d+\.", text) is not None
     return opens_like_ntn and _SNIFF_RE.search(text) is not None
+
+
+def game_starts(head: list[str]) -> GameStarts:
+    """Where a game plainly begins: the first line, a tag line after movetext, any line after a
+    movetext line that ends with a result (and holds no comment, which might hide it)."""
+    return _GameStarts(), []
+
+
+class _GameStarts:
+    def __init__(self) -> None:
+        self.movetext = False
+        self.ended = True
+
+    def __call__(self, text: str) -> bool:
+        tag = text[0] == "["
+        start = self.ended or (tag and self.movetext)
+        plain = not tag and text[0] not in COMMENT_OPENERS
+        self.movetext = plain or (self.movetext and not start)
+        self.ended = plain and bool(_RESULT_RE.fullmatch(text.rpartition(" ")[2])) and \
+            not any(mark in text for mark in _COMMENT_MARKS)
+        return start
 
 
 # --- cells: where an action stands in the movetext ------------------------------------

@@ -28,7 +28,7 @@ from nardy_cli.core.rules import Rules, RulesError
 from nardy_cli.core.scores import Result, Score, final_cube, is_money, match_length, resignation_level
 from nardy_cli.core.sides import BAR, BLACK, OFF, SIDE_NAMES, SIDES, WHITE, Side, other
 from nardy_cli.core.variants import VARIANTS, VariantName
-from nardy_cli.notations import GameWriter, Target, analysis, gnubg_analysis, without_cascades
+from nardy_cli.notations import GameStarts, GameWriter, Target, analysis, gnubg_analysis, without_cascades
 from nardy_cli.record import Action, ActionKind, Evaluation, GameRecord, RecordError
 
 NAME = "sgf"
@@ -88,6 +88,11 @@ Counts = dict[Side, list[int]]  # side -> checkers on its own points: 0 off, 1-2
 def sniff(head: str) -> bool:
     """True when ``head`` (the start of a decoded file) looks like backgammon SGF."""
     return bool(re.search(r"\(\s*;", head) and re.search(r"GM\s*\[\s*6\s*\]", head))
+
+
+def game_starts(head: list[str]) -> GameStarts | None:
+    """None: a collection is one tree of nodes in parentheses, read whole."""
+    return None
 
 
 # --- coordinates and conventions ----------------------------------------------------------

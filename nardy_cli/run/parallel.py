@@ -1,13 +1,15 @@
 """Running a per-game task over a corpus on every core, or on a Dask cluster, with the
 sequential run's order and figures.
 
-The parent reads every input as decoded lines, exactly as :func:`~nardy_cli.run.corpus.iter_games`
-does, and cuts them into work units: whole files, or, for NTN and JSON Lines, chunks of about
-``chunk_games`` games cut where a game plainly begins. A worker parses its unit and runs the
-task on each game. Raw lines are shipped rather than parsed records: parsing NTN costs half
-as much as a replay, and pickling then unpickling a parsed record as much again, so a parent
-that parsed could feed fewer than two workers, while cutting lines costs it 0.16 ms a game
-(see ``bench/bench_scale.py``, which measures it).
+The parent cuts the inputs into work units: whole files, or, where the notation says where its
+games start (:func:`~nardy_cli.notations.ntn.game_starts`: NTN and JSON Lines), chunks of about
+``chunk_games`` games cut where a game plainly begins. A worker parses its unit and runs the task
+on each game. A file read whole is read by the worker itself: the parent reads only its first
+lines, to tell its notation, and sends where it is (reading and shipping whole files took 15 %
+of all CPU with two workers). The lines of a chunk are read by the parent, which must read them
+to cut and count the games, and shipped: raw lines rather than parsed records, since parsing NTN
+costs half as much as a replay, and pickling then unpickling a parsed record as much again, while
+cutting lines costs the parent 0.16 ms a game (see ``bench/bench_scale.py``, which measures it).
 
 A cut is checked, never trusted, so the results are the sequential run's on any input:
 
@@ -22,20 +24,21 @@ A cut is checked, never trusted, so the results are the sequential run's on any 
   in corpus order, from the small results the workers return (see :mod:`nardy_cli.matches`).
 
 A file that cannot be cut (MAT, SGF, a JSON document) is a unit whole; one longer than
-``SHIP_LIMIT`` characters is not shipped but read here, in corpus order, as it streams: memory
-does not grow with the size of a file, at the price of running that file's games on one process.
+``SHIP_LIMIT`` characters (a compressed one counted at ``COMPRESSION_RATIO`` times its size) is
+neither handed to a worker nor shipped but read here, in corpus order, as it streams: memory does
+not grow with the size of a file, at the price of running that file's games on one process.
 
-Workers need ``nardy_cli`` importable (on a remote Dask cluster: installed there), not the input
-files: the parent ships their lines.
+Workers need ``nardy_cli`` importable (on a remote Dask cluster: installed there). Worker processes
+and a local Dask cluster read the files they are given themselves; a remote cluster's workers need
+not see the input files, so the parent ships their lines, as it does those of standard input and
+of an archive's members.
 """
 from __future__ import annotations
 
 import ctypes
 import importlib
-import json
 import multiprocessing
 import os
-import re
 import signal
 import sys
 import threading
@@ -51,8 +54,7 @@ from types import ModuleType
 from typing import Any, Generic, Protocol, TypeVar
 
 from nardy_cli import notations
-from nardy_cli.core.scores import RESULT_TOKEN
-from nardy_cli.files.sources import Source, read_bytes
+from nardy_cli.files.sources import READ_HOOKS, STDIN, Source, read_bytes, read_lines, split_lines
 from nardy_cli.record import GameRecord, InputError
 from nardy_cli.replay import GameReplay, replay
 from nardy_cli.run.corpus import (
@@ -71,6 +73,7 @@ Task = Callable[[CorpusGame], R]
 CHUNK_GAMES = 500
 SHIP_LIMIT = 4 << 20  # characters: a file that cannot be cut and is longer is read in the parent as it streams
 GAME_LIMIT = 4 << 20  # characters: a unit of a cut file is cut early past it; one game longer streams here
+COMPRESSION_RATIO = 8  # how many times its size a compressed file is counted: text packs about that well
 LINE_COST = 64  # characters a line is counted for besides its own: the memory of a short line, in a list
 IN_FLIGHT_PER_WORKER = 2
 DASK_HINT = "pip install 'nardy-cli[dask]'"
@@ -106,68 +109,70 @@ class _Unit:
     probe: str | None = None  # the next unit's first line, which must begin a game
     truncated: bool = False  # the input could not be read past these lines
     rest: Iterator[str] | None = None  # the lines after these, unread: a whole file too long to ship (see _stream)
-    preamble: list[str] = field(default_factory=list)  # the file's first lines, read first (see _cutting)
+    preamble: list[str] = field(default_factory=list)  # the file's first lines, read first (see game_starts)
     data: bytes | None = None  # the whole content of an input in a binary notation (an XG file)
+    opener: Source | None = None  # the input, for a worker to read whole itself (instead of lines or data)
+    encoding: str | None = None  # how the worker decodes it: as the user said, else as told from its bytes
+    unread: int = 0  # bytes of the input on disk the parent did not read, for the progress bar
+    packed: str | None = None  # the lines as one text, as shipped: a third of a list's memory and pickling
+    packed_lines: int = 0  # how many lines it holds
+
+    def shipped(self) -> _Unit:
+        """The unit as it is sent to a worker: its lines packed into one text."""
+        if not self.lines:
+            return self
+        return replace(self, lines=[], packed="".join(self.lines), packed_lines=len(self.lines))
+
+    def line_count(self) -> int:
+        return self.packed_lines if self.packed is not None else len(self.lines)
 
     def joined(self, following: _Unit) -> _Unit:
         return replace(self, lines=self.lines + following.lines, probe=following.probe,
                        truncated=following.truncated)
 
 
-_RESULT = re.compile(RESULT_TOKEN)
-_COMMENT = re.compile(r"[{};]")
-
-
-class _NtnGameStarts:
-    """Tells, one stripped non-blank line at a time, whether an NTN game plainly begins there:
-    the first line, a tag line after movetext, any line after a movetext line ending with a result."""
-
-    def __init__(self) -> None:
-        self.movetext = False
-        self.ended = True
-
-    def __call__(self, text: str) -> bool:
-        tag = text[0] == "["
-        start = self.ended or (tag and self.movetext)
-        plain = not tag and text[0] not in ";{"
-        self.movetext = plain or (self.movetext and not start)
-        self.ended = plain and bool(_RESULT.fullmatch(text.rpartition(" ")[2])) and not _COMMENT.search(text)
-        return start
-
-
-def _cutting(name: str, head: list[str]) -> tuple[Callable[[str], bool], list[str]] | None:
-    """How to cut a file read as notation ``name`` whose first lines are ``head``: which stripped
-    non-blank lines begin a game, and the lines a reader must read before any unit but the first
-    (a first line holding a whole object makes the JSON reader read the file as JSON Lines);
-    None when its files are units whole (MAT, SGF, a JSON document)."""
-    if name == "ntn":
-        return _NtnGameStarts(), []
-    if name == "jsonl":
-        for number, line in enumerate(head):
-            if line.strip():
-                try:
-                    json_lines = isinstance(json.loads(line.strip().lstrip("\ufeff")), dict)
-                except (ValueError, RecursionError):  # RecursionError: [[[[... nested too deeply
-                    json_lines = False
-                return ((lambda text: True), head[:number + 1]) if json_lines else None
-    return None
+def _size_to_read(source: Source) -> int | None:
+    """About how many characters reading ``source`` whole takes (see ``COMPRESSION_RATIO``), or
+    None when a worker cannot open it itself (standard input, an archive's member)."""
+    if source.name == STDIN or not os.path.isfile(source.name):
+        return None
+    compressed = source.plain_name != os.path.basename(source.name)
+    return os.path.getsize(source.name) * (COMPRESSION_RATIO if compressed else 1)
 
 
 def _source_units(source: Source, file: int, fmt: str | None, encoding: str | None,
-                  chunk_games: int) -> Iterator[_Unit | str]:
-    """The units of one input, then the message saying why it could not be read further, if so."""
+                  chunk_games: int, workers_read: bool) -> Iterator[_Unit | str]:
+    """The units of one input, then the message saying why it could not be read further, if so.
+    With ``workers_read``, a file read whole is left for the worker to read."""
+    head_bytes: list[int] = []
+    counting = bool(READ_HOOKS) and workers_read
+    if counting:
+        READ_HOOKS.append(head_bytes.append)
     try:
-        name, head, rest = open_source(source, fmt, encoding)
+        opened: tuple[str, list[str], Iterator[str]] | str = open_source(source, fmt, encoding)
     except (InputError, notations.UnknownFormat) as error:
-        yield str(error)
+        opened = str(error)
+    finally:
+        if counting:
+            READ_HOOKS.remove(head_bytes.append)
+    if isinstance(opened, str):
+        yield opened
         return
-    if notations.is_binary(name):
+    name, head, rest = opened
+    binary = notations.is_binary(name)
+    cutting = None if binary else notations.notation(name).game_starts(head)
+    size = _size_to_read(source) if workers_read and cutting is None else None
+    if size is not None and size <= SHIP_LIMIT:
+        getattr(rest, "close", lambda: None)()  # the worker reads it from its start
+        yield _Unit(source.name, name, file, opener=source, encoding=encoding,
+                    unread=max(0, os.path.getsize(source.name) - sum(head_bytes)) if counting else 0)
+        return
+    if binary:
         try:
             yield _Unit(source.name, name, file, data=read_bytes(source, BINARY_LIMIT))
         except InputError as error:
             yield str(error)
         return
-    cutting = _cutting(name, head)
     starts, preamble = cutting or (None, [])
     unit, games, size = _Unit(source.name, name, file), 0, 0
     lines = chain(head, rest)
@@ -193,14 +198,14 @@ def _source_units(source: Source, file: int, fmt: str | None, encoding: str | No
 
 
 def _work(paths: list[str] | tuple[str, ...], fmt: str | None, encoding: str | None, pattern: str | None,
-          chunk_games: int, allow_empty: bool = False) -> Iterator[_Unit | str]:
+          chunk_games: int, allow_empty: bool = False, workers_read: bool = True) -> Iterator[_Unit | str]:
     """The units of every input in order, with the message of an input that cannot be read in its place."""
     files = count()
     for source in iter_inputs(paths, encoding=encoding, pattern=pattern, allow_empty=allow_empty):
         if isinstance(source, InputError):
             yield str(source)
         else:
-            yield from _source_units(source, next(files), fmt, encoding, chunk_games)
+            yield from _source_units(source, next(files), fmt, encoding, chunk_games, workers_read)
 
 
 # --- the worker ---------------------------------------------------------------------------
@@ -221,7 +226,7 @@ class _Truncated(Exception):
 
 def _unit_lines(unit: _Unit) -> Iterator[str]:
     yield from unit.preamble
-    yield from unit.lines
+    yield from unit.lines if unit.packed is None else split_lines([unit.packed])  # the same lines again
     if unit.rest is not None:
         yield from unit.rest
     if unit.probe is not None:
@@ -231,6 +236,10 @@ def _unit_lines(unit: _Unit) -> Iterator[str]:
 
 
 def _unit_records(unit: _Unit) -> Iterator[GameRecord]:
+    if unit.opener is not None and notations.is_binary(unit.notation):
+        return binary_games(unit.notation, read_bytes(unit.opener, BINARY_LIMIT), unit.source)
+    if unit.opener is not None:
+        return notations.notation(unit.notation).read_games(read_lines(unit.opener, unit.encoding), unit.source)
     if unit.data is not None:
         return binary_games(unit.notation, unit.data, unit.source)
     return notations.notation(unit.notation).read_games(_unit_lines(unit), unit.source)
@@ -256,7 +265,7 @@ def _run_unit(unit: _Unit, task: Task[R]) -> _Outcome[R]:
     """Read the games of ``unit`` and run ``task`` on each."""
     outcome: _Outcome[R] = _Outcome(straddles=unit.probe is not None)
     read_before = len(unit.preamble)
-    probe_line = read_before + len(unit.lines) + 1
+    probe_line = read_before + unit.line_count() + 1
     try:
         for record in _unit_records(unit):
             if read_before and record.line <= read_before:
@@ -269,7 +278,7 @@ def _run_unit(unit: _Unit, task: Task[R]) -> _Outcome[R]:
             outcome.results.append(task(CorpusGame(unit.source, unit.first_index + offset, record)))
     except _Truncated:
         pass
-    except InputError as error:  # a binary input damaged past its last game
+    except InputError as error:  # an input the worker read (or a binary one) damaged past its last game
         outcome.error = str(error)
     return outcome
 
@@ -334,7 +343,7 @@ def _gather(work: Iterator[_Unit | str], submit: Callable[..., _Future], in_flig
                 pending.append((item, None))
                 continue
             item.first_index = item.counted + corrections.get(item.file, 0)
-            pending.append((item, submit(_run_unit, item, task)))
+            pending.append((item, submit(_run_unit, item.shipped(), task)))
 
     def following() -> _Unit:
         """The next unit (the same file's next chunk), whose own result will not be used."""
@@ -371,6 +380,8 @@ def _gather(work: Iterator[_Unit | str], submit: Callable[..., _Future], in_flig
         if item.first_index != index:
             corrections[item.file] = index - item.counted
         unit, outcome = _settle(item, future.result(), index, following, task)
+        for hook in READ_HOOKS if unit.unread else ():
+            hook(unit.unread)
         fill()
         index = unit.first_index + len(outcome.results)
         empty.games += len(outcome.results)
@@ -426,9 +437,10 @@ def map_games(paths: list[str] | tuple[str, ...], task: Task[R], *, jobs: int | 
     does not grow with the corpus.
     """
     if dask is not None:
+        local = isinstance(dask, str) and dask.partition(":")[0] == "local"  # workers that see these files
         with dask_client(dask, jobs) as client:
             workers = sum(client.nthreads().values())
-            yield from _gather(_work(paths, fmt, encoding, pattern, chunk_games, allow_empty),
+            yield from _gather(_work(paths, fmt, encoding, pattern, chunk_games, allow_empty, workers_read=local),
                                partial(client.submit, pure=False), IN_FLIGHT_PER_WORKER * workers, task, on_error,
                                allow_empty)
         return
@@ -461,6 +473,7 @@ def _end_with_parent(parent: int | None) -> None:
     the kernel kills the worker then (``PR_SET_PDEATHSIG``); everywhere a watchdog thread sees its
     parent change and exits. Ctrl-C is the parent's to handle: it stops the pool."""
     parent = parent or os.getppid()
+    READ_HOOKS.clear()  # a forked worker's copy: the parent's progress bar counts what its workers read
     if sys.platform.startswith("linux"):
         try:
             ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
