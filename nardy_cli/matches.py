@@ -58,12 +58,13 @@ def match_game(source: str, index: int, record: GameRecord, result: GameReplay) 
     tags = record.tags
     white, black = record.player(WHITE), record.player(BLACK)
     crawford = tags.get("Crawford", "").strip().lower()
-    cube = next((action for action in record.actions if action.kind in CUBE_KINDS), None)
+    at = next((i for i, action in enumerate(record.actions) if action.kind in CUBE_KINDS), None)
     cube_finding = None
-    if cube is not None:
+    if at is not None:
+        cube = record.actions[at]
         cube_finding = GameFinding(
             "cube", "no doubling in the Crawford game", result.rules.describe("crawford") if result.rules.crawford
-            else None, turn=sum(1 for turn in result.turns if turn.action < record.actions.index(cube)) + 1,
+            else None, turn=sum(1 for turn in result.turns if turn.action < at) + 1,
             move_number=cube.number, side=cube.side, action=cube.kind, line=cube.line, column=cube.column)
     end_line = record.result_line or (record.actions[-1].line if record.actions else 0) or record.line
     return MatchGame(
