@@ -100,7 +100,8 @@ class PlayCache:
 
     ENTRY_BYTES = 220  # the key, the tuple, the ordered dict's node
     MOVE_BYTES = 300  # a Move, its path and hits, and its place in the table of Moves
-    LEG_BYTES = 40
+    LEG_BYTES = 64  # a leg's (from, to) pair
+    REFERENCE_BYTES = 8
 
     def __init__(self, budget: int) -> None:
         self.budget = budget
@@ -130,7 +131,7 @@ class PlayCache:
                 kept = self._moves.get(move)
                 if kept is None:
                     kept = self._moves[move] = [move, 0]
-                    self.bytes += self.MOVE_BYTES + self.LEG_BYTES * (len(move.path) - 1) * move.count
+                    self.bytes += self._move_bytes(move)
                 kept[1] += 1
                 shared.append(kept[0])
             moves = self._plays[text] = tuple(shared)
@@ -138,6 +139,11 @@ class PlayCache:
             while self.bytes > self.budget:
                 self._drop()
         return moves
+
+    def _move_bytes(self, move: Move) -> int:
+        # ``legs`` repeats its distinct legs ``count`` times: a repeat costs a reference only
+        legs = len(move.path) - 1
+        return self.MOVE_BYTES + self.LEG_BYTES * legs + self.REFERENCE_BYTES * legs * move.count
 
     def _entry_bytes(self, text: str, moves: tuple[Move, ...]) -> int:
         return self.ENTRY_BYTES + len(text) + 8 * len(moves)
@@ -151,7 +157,7 @@ class PlayCache:
             kept[1] -= 1
             if not kept[1]:
                 del self._moves[move]
-                self.bytes -= self.MOVE_BYTES + self.LEG_BYTES * (len(move.path) - 1) * move.count
+                self.bytes -= self._move_bytes(move)
 
     def clear(self) -> None:
         with self._lock:
