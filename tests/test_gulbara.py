@@ -361,3 +361,15 @@ def test_a_cascade_written_in_many_chained_hops_is_judged_quickly():
     assert str(verdict.position) == "gulbara w 24x2,21,20,18x5,16,4,2,1x3 24,5x2,3,2x4,1x7"
     assert verdict.position in [play.position for play in rules.legal_plays(position, (1, 1))]
     assert [step.die for step in verdict.play.steps] == list(cascade_steps(1, 4))
+
+
+def test_a_cascade_written_with_more_pips_than_it_has_is_judged_without_a_search():
+    # Found by the same test: 85 pips written for a 1-1 cascade of 84; no beginning of the cascade
+    # takes 85 pips, so no play can end where the moves do — searching for one took 30 s.
+    position = Position.parse("gulbara w 18x5,12,7x2,6,5,4,3x2,1x2 1x4")
+    moves = parse_play("18/17 7/6 18/17 5/4 17/15 12/10 17/15 3/1 4/1 10/7 15/12 12/9 6/2 6/2 15/11 7/3 9/4 7/1 "
+                       "11/6 6/1 18/12 18/12 12/6 18/12")
+    verdict = engine("head=general block=off cascade=four bearoff=standard").judge(position, (1, 1), moves)
+    assert sum(move.path[0] - move.path[-1] for move in moves) == 85 == sum(cascade_steps(1, 4)) + 1
+    assert verdict.finding.code == "dice" and verdict.finding.message.startswith("the moves take 85 pips")
+    assert str(verdict.position) == "gulbara b 12x2,6,4x2,3x2,2x2,1x6 1x4" and verdict.passed == ()

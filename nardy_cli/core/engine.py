@@ -694,9 +694,15 @@ class Engine:
         if len(legs) > full:
             return self._illegal(turn, physical, Finding(
                 "dice", f"{len(legs)} moves for the {len(sequence)} steps of the {what}", option))
-        followed, failure = turn.follow(legs, prune=True)
+        pips = sum(src - dst for src, dst in legs)
+        prefix = list(accumulate(sequence, initial=0))
+        wasteful = self.rules.bearoff != "exact" and any(dst == OFF for _, dst in legs)
+        written = next((k for k, total in enumerate(prefix) if total == pips or (wasteful and total >= pips)), None)
+        # a play of a beginning of the sequence moves the checkers as many pips as its steps
+        # (at most that many, wasting a bear-off): none ends where the moves do if none takes their pips
+        followed, failure = turn.follow(legs, prune=True) if written is not None else (None, None)
         found = dict([followed]) if followed else {}
-        if not found:  # other steps may still reach the same position (GNU Backgammon's criterion)
+        if not found and written is not None:  # other steps may reach the same position (GNU Backgammon's criterion)
             found, reach_failure = turn.reach(physical[0])
             if not found:  # the finding names the failure that got furthest: the unpruned search's
                 failure = turn.follow(legs)[1] or reach_failure
@@ -712,10 +718,6 @@ class Engine:
                 return Verdict(play, None, play.position, passed)
             return Verdict(None, Finding("cascade-short", f"{_steps(depth)} of the {what} played where {most} "
                                          "can be", option), play.position, passed)
-        pips = sum(src - dst for src, dst in legs)
-        prefix = list(accumulate(sequence, initial=0))
-        wasteful = self.rules.bearoff != "exact" and any(dst == OFF for _, dst in legs)
-        written = next((k for k, total in enumerate(prefix) if total == pips or (wasteful and total >= pips)), None)
         passed = turn.passed_after(written, physical) if written is not None else ()
         position = turn.position_after(*physical)
         most = turn.longest()
