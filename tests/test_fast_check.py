@@ -35,14 +35,11 @@ def random_rules(variant: str, rng: random.Random) -> Rules:
     return Rules.preset(variant).with_options(settings)
 
 
-def chained(play: Play, rng: random.Random, most: int | None = None) -> tuple[Move, ...]:
-    """The play's steps with some steps of one checker written as one move (``24/13``), at most
-    ``most`` merges (a long cascade written in long hops can keep the full path's search of the
-    ways to split them busy for minutes)."""
+def chained(play: Play, rng: random.Random) -> tuple[Move, ...]:
+    """The play's steps with some steps of one checker written as one move (``24/13``)."""
     legs = [(step.src, step.dst) for step in play.steps]
-    merged, merges = True, 0
-    while merged and len(legs) > 1 and rng.random() < 0.8 and (most is None or merges < most):
-        merges += 1
+    merged = True
+    while merged and len(legs) > 1 and rng.random() < 0.8:
         merged = False
         for i, (src, dst) in enumerate(legs):
             follow = next((j for j, leg in enumerate(legs) if j != i and leg[0] == dst and dst != OFF), None)
@@ -60,8 +57,7 @@ def mutations(play: Play, position: Position, dice: tuple[int, int], engine: Eng
     """(dice, moves) pairs: the play written several ways, and broken several ways."""
     written = steps_to_moves(play.steps)
     single = [Move((step.src, step.dst)) for step in play.steps]
-    ordered = passed is not None or (dice[0] == dice[1] and position.variant == "gulbara")
-    cases = [(dice, written), (dice, chained(play, rng, 3 if ordered else None))]
+    cases = [(dice, written), (dice, chained(play, rng))]
     if single:
         shuffled = single[:]
         rng.shuffle(shuffled)

@@ -345,3 +345,31 @@ def test_a_misplaced_passed_mark_is_a_syntax_error_and_reading_goes_on():
         '5:14: expected the passed steps after ">": moves like 24/18, "-" when none is possible or "?"']
     assert [(a.kind, a.dice) for a in record.actions] == [
         ("roll", (6, 6)), ("passed", (6, 6)), ("roll", (4, 4)), ("passed", (4, 4))]
+
+
+def test_a_cascade_written_in_many_chained_hops_is_judged_quickly():
+    # Found by the fast check's differential test: 22 hops for Black's 1-1 cascade (84 pips, all
+    # 24 steps) that cannot be made hop by hop, one checker each; following them tried millions of
+    # interleavings (15 s here, minutes for others) before the position was reached another way.
+    # Brute force: the end position is that of one of the cascade's legal plays, all 24 steps.
+    position = Position.parse("gulbara b 24x2,21,20,18x5,16,4,2,1x3 24x2,21,19,11,5x5,3x3,2,1")
+    moves = parse_play("3/1 10/5 2/1 15/10 18/15 3/1 17/11 7/2 21/11 3/1 19/18 5/1 11/5 5/3 5/2 5/2 "
+                       "23/17 7/1 24/23 11/7 5/2 11/7")
+    rules = engine("block=turn cascade=four bearoff=standard")
+    verdict = rules.judge(position, (1, 1), moves)
+    assert verdict.legal and verdict.passed == ()
+    assert str(verdict.position) == "gulbara w 24x2,21,20,18x5,16,4,2,1x3 24,5x2,3,2x4,1x7"
+    assert verdict.position in [play.position for play in rules.legal_plays(position, (1, 1))]
+    assert [step.die for step in verdict.play.steps] == list(cascade_steps(1, 4))
+
+
+def test_a_cascade_written_with_more_pips_than_it_has_is_judged_without_a_search():
+    # Found by the same test: 85 pips written for a 1-1 cascade of 84; no beginning of the cascade
+    # takes 85 pips, so no play can end where the moves do — searching for one took 30 s.
+    position = Position.parse("gulbara w 18x5,12,7x2,6,5,4,3x2,1x2 1x4")
+    moves = parse_play("18/17 7/6 18/17 5/4 17/15 12/10 17/15 3/1 4/1 10/7 15/12 12/9 6/2 6/2 15/11 7/3 9/4 7/1 "
+                       "11/6 6/1 18/12 18/12 12/6 18/12")
+    verdict = engine("head=general block=off cascade=four bearoff=standard").judge(position, (1, 1), moves)
+    assert sum(move.path[0] - move.path[-1] for move in moves) == 85 == sum(cascade_steps(1, 4)) + 1
+    assert verdict.finding.code == "dice" and verdict.finding.message.startswith("the moves take 85 pips")
+    assert str(verdict.position) == "gulbara b 12x2,6,4x2,3x2,2x2,1x6 1x4" and verdict.passed == ()

@@ -9,8 +9,9 @@ permutations. What differs between the games comes from :mod:`nardy_cli.core.var
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from itertools import accumulate
 from typing import NamedTuple, cast
 
@@ -425,13 +426,20 @@ class _Turn:
                         stack.append((result[0], result[1], depth + 1))
         return best
 
-    def follow(self, legs: list[tuple[int, int]]) -> tuple[tuple[int, tuple[Step, ...]] | None, Finding | None]:
+    def follow(self, legs: list[tuple[int, int]], prune: bool = False
+               ) -> tuple[tuple[int, tuple[Step, ...]] | None, Finding | None]:
         """A play of a beginning of the sequence, in order, that makes the written ``legs`` (each
         hop one or more steps of one checker): (steps made, steps), or None and the failure that
-        got furthest. Written hops leave few choices per step, so this is fast even for 24 steps."""
+        got furthest.
+
+        With ``prune``, states whose remaining hops cannot share out the dice still to play are
+        dropped: the play found is the same (only dead ends are cut), but the failure returned
+        is then not the one that got furthest. Many hops of a 24-step cascade make the unpruned
+        search exponential."""
         waste = not self.exact and any(dst == OFF for _, dst in legs)
         sums = set(accumulate(self.sequence, initial=0))
         prefix = list(accumulate(self.sequence, initial=0))
+        depth_of = {total: depth for depth, total in enumerate(prefix)}
         failure: tuple[int, Finding | None] = (-1, None)
         seen: set[tuple[Board, tuple[tuple[int, int], ...], int]] = set()
         stack: list[tuple[Board, Board, tuple[tuple[int, int], ...], int, tuple[Step, ...]]] = [
@@ -442,6 +450,12 @@ class _Turn:
                 return (depth, steps), None
             if depth == len(self.sequence) or not (waste or prefix[depth] + sum(a - b for a, b in left) in sums):
                 continue
+            if prune and not waste:
+                end = depth_of[prefix[depth] + sum(a - b for a, b in left)]
+                dice = self.sequence[depth:end]
+                if not _dice_share(tuple(sorted((a - b for a, b in left), reverse=True)),
+                                   tuple(dice.count(value) for value in range(1, 7))):
+                    continue
             die = self.sequence[depth]
             exact_last = sorted(enumerate(left), key=lambda entry: entry[1][0] - entry[1][1] == die)
             for index, (src, dst) in exact_last:  # the stack pops hops of exactly this die first
@@ -515,6 +529,24 @@ class _Turn:
         """The position once this turn is over: boards set, the other side to move (after passed
         steps, the same side, who then rolls, still on its first turn if it was)."""
         return position_after(self.position, me, opp, self.passing)
+
+
+@lru_cache(maxsize=1 << 16)
+def _dice_share(lengths: tuple[int, ...], counts: tuple[int, ...]) -> bool:
+    """Whether dice (``counts[v - 1]`` dice of value v) can be shared out among hops of
+    ``lengths`` pips (longest first), every die used, each hop's dice summing to its length."""
+    if not lengths:
+        return not any(counts)
+
+    def shares(left: int, largest: int, counts: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+        if not left:
+            yield counts
+            return
+        for value in range(min(largest, left), 0, -1):
+            if counts[value - 1]:
+                yield from shares(left - value, value, counts[:value - 1] + (counts[value - 1] - 1,) + counts[value:])
+
+    return any(_dice_share(lengths[1:], rest) for rest in shares(lengths[0], 6, counts))
 
 
 def position_after(position: Position, me: Board, opp: Board, passing: bool = False) -> Position:
@@ -662,11 +694,18 @@ class Engine:
         if len(legs) > full:
             return self._illegal(turn, physical, Finding(
                 "dice", f"{len(legs)} moves for the {len(sequence)} steps of the {what}", option))
-        followed, failure = turn.follow(legs)
+        pips = sum(src - dst for src, dst in legs)
+        prefix = list(accumulate(sequence, initial=0))
+        wasteful = self.rules.bearoff != "exact" and any(dst == OFF for _, dst in legs)
+        written = next((k for k, total in enumerate(prefix) if total == pips or (wasteful and total >= pips)), None)
+        # a play of a beginning of the sequence moves the checkers as many pips as its steps
+        # (at most that many, wasting a bear-off): none ends where the moves do if none takes their pips
+        followed, failure = turn.follow(legs, prune=True) if written is not None else (None, None)
         found = dict([followed]) if followed else {}
-        if not found:  # other steps may still reach the same position (GNU Backgammon's criterion)
+        if not found and written is not None:  # other steps may reach the same position (GNU Backgammon's criterion)
             found, reach_failure = turn.reach(physical[0])
-            failure = failure or reach_failure
+            if not found:  # the finding names the failure that got furthest: the unpruned search's
+                failure = turn.follow(legs)[1] or reach_failure
         finished = physical[0][OFF] == CHECKERS
         if found:
             most = full if finished or full in found else turn.longest()
@@ -679,10 +718,6 @@ class Engine:
                 return Verdict(play, None, play.position, passed)
             return Verdict(None, Finding("cascade-short", f"{_steps(depth)} of the {what} played where {most} "
                                          "can be", option), play.position, passed)
-        pips = sum(src - dst for src, dst in legs)
-        prefix = list(accumulate(sequence, initial=0))
-        wasteful = self.rules.bearoff != "exact" and any(dst == OFF for _, dst in legs)
-        written = next((k for k, total in enumerate(prefix) if total == pips or (wasteful and total >= pips)), None)
         passed = turn.passed_after(written, physical) if written is not None else ()
         position = turn.position_after(*physical)
         most = turn.longest()
