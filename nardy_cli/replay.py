@@ -51,7 +51,7 @@ class ReplayedTurn:
     """
 
     __slots__ = ("action", "turn", "side", "dice", "moves", "before", "after", "legal", "passed", "_steps",
-                 "_offered")
+                 "_lost")
 
     def __init__(self, action: int, turn: int, side: Side, dice: tuple[int, int], moves: tuple[Move, ...],
                  before: Position, after: Position, steps: tuple[Step, ...], legal: bool,
@@ -61,7 +61,8 @@ class ReplayedTurn:
         self.before, self.after, self.legal = before, after, legal
         self.passed = passed  # the steps of a cascade passed to the opponent (crazy nardy)
         self._steps = steps  # the legal play's steps, as the engine played them
-        self._offered = offered  # the steps the roll offered, or how to find them
+        self._lost: int | Callable[[], tuple[int, ...]] | tuple[int, ...] = offered  # the steps the roll
+        # offered, or how to find them, until pips_lost is first asked: then its value
 
     @property
     def dice_used(self) -> int:
@@ -76,9 +77,10 @@ class ReplayedTurn:
         """The pips of the steps offered that the play leaves unplayed; 0 for an illegal play."""
         if not self.legal:
             return 0
-        if callable(self._offered):
-            self._offered = self._offered()
-        return sum(self._offered) - sum(step.die for step in self._steps)
+        if not isinstance(self._lost, int):
+            offered = self._lost() if callable(self._lost) else self._lost
+            self._lost = sum(offered) - sum(step.die for step in self._steps)
+        return self._lost
 
     @property
     def play(self) -> str:

@@ -90,8 +90,9 @@ def game_luck(result: GameReplay) -> tuple[dict[str, LuckSums], list[TurnLuck]]:
         per_turn.append(TurnLuck(pips, luck))
         if turn.legal:  # an illegal play says nothing of what the dice allowed
             side.turns += 1
-            side.lost += turn.pips_lost
-            side.lost_sq += turn.pips_lost ** 2
+            lost = turn.pips_lost
+            side.lost += lost
+            side.lost_sq += lost ** 2
         if pips is not None:
             side.rolls += 1
             side.pips += pips
