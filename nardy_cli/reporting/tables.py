@@ -10,7 +10,7 @@ import csv
 import importlib
 import importlib.util
 import os
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any, TextIO
@@ -21,12 +21,12 @@ from nardy_cli.analysis.aggregates import (
     MATCH_COLUMNS,
     TURN_COLUMNS,
     GameStats,
+    RowSink,
 )
 from nardy_cli.files.output import OutputError, atomic_output
 from nardy_cli.run.parallel import DASK_HINT
 
 TABLES = {"games": GAME_COLUMNS, "turns": TURN_COLUMNS, "findings": FINDING_COLUMNS, "matches": MATCH_COLUMNS}
-TableSink = Callable[[GameStats | None, tuple[dict[str, Any], ...], "list[dict[str, Any]] | None"], None]
 BATCH_ROWS = 10_000
 NO_PYARROW = f"Parquet files need pyarrow: {DASK_HINT}"
 REPORT_PAGE = "report.html"  # a folder holding it holds a report (see nardy_cli.reporting.report)
@@ -127,7 +127,7 @@ def report_folder(out_dir: str | Path, *, force: bool = False) -> Path:
 
 
 @contextmanager
-def table_files(directory: str, fmt: str, *, force: bool = False) -> Iterator[TableSink]:
+def table_files(directory: str, fmt: str, *, force: bool = False) -> Iterator[RowSink]:
     """Open ``DIR/games.FMT``, ``DIR/turns.FMT``, ``DIR/findings.FMT`` and ``DIR/matches.FMT``
     (``csv`` or ``parquet``; ``DIR`` is made if missing) and yield the function that adds one
     game's rows to them, with the findings of its match and the rows of the matches ended
