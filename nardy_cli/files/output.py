@@ -149,16 +149,19 @@ def _terminate_as_exception() -> Iterator[None]:
         return
     received: list[int] = []
 
+    def interruption(signum: int) -> KeyboardInterrupt:
+        return Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
+
     def interrupt(signum: int, frame: object) -> None:
         received.append(signum)
-        raise Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
+        raise interruption(signum)
 
     caught = [signal.SIGTERM] + [signal.SIGINT] * (signal.getsignal(signal.SIGINT) is signal.default_int_handler)
     previous = {signum: signal.signal(signum, interrupt) for signum in caught}
     try:
         yield
         if received:
-            raise Terminated() if received[0] == signal.SIGTERM else KeyboardInterrupt()
+            raise interruption(received[0])
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
