@@ -56,8 +56,8 @@ _HOMES = {
     "nardy_cli.core.variants": ("VARIANTS", "Variant", "VariantError"),
     "nardy_cli.core.rules": ("Rules", "RulesError"),
     "nardy_cli.core.position": ("Position", "PositionError"),
-    "nardy_cli.core.moves": ("Move", "parse_play", "PlaySyntaxError"),
-    "nardy_cli.core.engine": ("Engine", "Play", "Step", "Verdict", "Finding", "Outcome", "game_outcome"),
+    "nardy_cli.core.moves": ("Move", "Step", "parse_play", "PlaySyntaxError"),
+    "nardy_cli.core.engine": ("Engine", "Play", "Verdict", "Finding", "Outcome", "game_outcome"),
     "nardy_cli.core.scores": ("Result", "Score"),
     "nardy_cli.record": ("GameRecord", "Action", "Evaluation", "RecordError"),
     "nardy_cli.notations": ("UnknownFormat",),
@@ -75,8 +75,8 @@ if TYPE_CHECKING:  # the same names for type checkers, which do not run __getatt
     from nardy_cli import notations
     from nardy_cli.analysis.selfplay import generate, play_game
     from nardy_cli.analysis.validate import Certification, Summary, validate_games, validated
-    from nardy_cli.core.engine import Engine, Finding, Outcome, Play, Step, Verdict, game_outcome
-    from nardy_cli.core.moves import Move, PlaySyntaxError, parse_play
+    from nardy_cli.core.engine import Engine, Finding, Outcome, Play, Verdict, game_outcome
+    from nardy_cli.core.moves import Move, PlaySyntaxError, Step, parse_play
     from nardy_cli.core.position import Position, PositionError
     from nardy_cli.core.rules import Rules, RulesError
     from nardy_cli.core.scores import Result, Score

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from nardy_cli.core.compiled import picklable
 from nardy_cli.core.scores import Score, is_crawford_game, match_length
 from nardy_cli.core.sides import BLACK, WHITE, Side
 from nardy_cli.record import GameRecord
@@ -220,3 +221,6 @@ class MatchChecker:
 def _at_start(game: MatchGame, code: str, message: str) -> GameFinding:
     """A finding about a whole game of a match, at the line where the game starts."""
     return GameFinding(code, message, line=game.line, column=1)
+
+
+picklable(MatchGame)

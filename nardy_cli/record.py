@@ -139,11 +139,21 @@ class CappedErrors(list[RecordError]):
         super().__init__()
         self.extend(errors)
 
-    def append(self, error: RecordError) -> None:
+    def add(self, error: RecordError) -> None:
+        """Keep ``error``, or count it when :data:`ERROR_LIMIT` are kept. Readers call this rather
+        than ``append``: compiled code (README, "Compiled build") appends to a list subclass as to a
+        plain list, past the cap."""
         if len(self) < ERROR_LIMIT:
             super().append(error)
         else:
             self.more += 1
+
+    def append(self, error: RecordError) -> None:
+        self.add(error)
+
+    def put_first(self, errors: CappedErrors) -> None:
+        """``errors`` before these, the cap kept (``self[:0] = errors``, which compiled code would not cap)."""
+        self[:0] = errors
 
     def extend(self, errors: Iterable[RecordError]) -> None:
         for error in errors:
@@ -214,7 +224,7 @@ class GameRecord:
     actions: list[Action] = field(default_factory=list)
     result: str | None = None
     comments: list[str] = field(default_factory=list)
-    errors: list[RecordError] = field(default_factory=CappedErrors)  # always CappedErrors: see __setattr__
+    errors: CappedErrors = field(default_factory=CappedErrors)  # a list given is made one: see __setattr__
     notes: list[RecordError] = field(default_factory=list)  # what a reader read past, worth saying
     ends_match: bool = False  # the record says the game won the match (MAT's "Wins N points and the match")
     source: str = ""

@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import partial
-from typing import ClassVar
 
-from nardy_cli.core.engine import Engine, Finding, Step, Verdict, game_outcome, outcome_category
-from nardy_cli.core.moves import Move
+from nardy_cli.core.compiled import picklable
+from nardy_cli.core.engine import Engine, Finding, Verdict, game_outcome, outcome_category
+from nardy_cli.core.moves import Move, Step
 from nardy_cli.core.position import CHECKERS, Position, PositionError
 from nardy_cli.core.rules import OPTIONS, SCORING, Rules, RulesError, stated_options
 from nardy_cli.core.scores import (
@@ -203,7 +203,7 @@ class _Replayer:
                 continue
             if action.kind != "passed":  # passed steps share the cell of the cascade's roll
                 self.check_number(action)
-            handler = self.HANDLERS.get(action.kind)
+            handler = HANDLERS.get(action.kind)
             if handler is None:
                 self.finding(Finding("syntax", f"unknown action {action.kind!r}"), action)
                 continue
@@ -416,12 +416,6 @@ class _Replayer:
         result.points = action.value
         return position
 
-    HANDLERS: ClassVar[dict[ActionKind, Callable[[_Replayer, Action, Position], Position | None]]] = {
-        "roll": on_roll, "passed": on_passed, "double": on_double, "take": on_take, "beaver": on_beaver,
-        "drop": on_drop, "resign": on_resign}
-    """The handler of each kind of action: it judges the action and returns the position after it
-    (None when the replay cannot go on)."""
-
     # --- the declared result -------------------------------------------------------
 
     def check_result(self) -> None:
@@ -537,6 +531,14 @@ class _Replayer:
         return GameFinding(code, message, option, line=line, column=record.result_column or 1, action="result")
 
 
+HANDLERS: dict[ActionKind, Callable[[_Replayer, Action, Position], Position | None]] = {
+    "roll": _Replayer.on_roll, "passed": _Replayer.on_passed, "double": _Replayer.on_double,
+    "take": _Replayer.on_take, "beaver": _Replayer.on_beaver, "drop": _Replayer.on_drop,
+    "resign": _Replayer.on_resign}
+"""The handler of each kind of action: it judges the action and returns the position after it
+(None when the replay cannot go on)."""
+
+
 def _points(points: int) -> str:
     return f"{points} point" + ("" if points == 1 else "s")
 
@@ -579,3 +581,6 @@ def replay(record: GameRecord, overrides: list[str] | tuple[str, ...] = ()) -> G
     # in the order of the file; findings that have no line last
     result.findings.sort(key=lambda finding: (not finding.line, finding.line, finding.column))
     return result
+
+
+picklable(GameFinding)

@@ -1,12 +1,12 @@
 """The typed vocabulary: every kind of action has its replay handler, found without getattr."""
 from nardy_cli.core.moves import parse_play
 from nardy_cli.record import ACTION_KINDS, Action, GameRecord
-from nardy_cli.replay import _Replayer, replay
+from nardy_cli.replay import HANDLERS, replay
 
 
 def test_every_action_kind_has_a_handler():
-    assert set(_Replayer.HANDLERS) == set(ACTION_KINDS)
-    assert all(handler.__name__ == f"on_{kind}" for kind, handler in _Replayer.HANDLERS.items())
+    assert set(HANDLERS) == set(ACTION_KINDS)
+    assert all(handler.__name__ == f"on_{kind}" for kind, handler in HANDLERS.items())
 
 
 def test_an_action_of_no_kind_is_a_finding_and_the_replay_goes_on():

@@ -15,6 +15,7 @@ from functools import lru_cache
 from itertools import accumulate
 from typing import NamedTuple, cast
 
+from nardy_cli.core.compiled import picklable
 from nardy_cli.core.fast_check import (
     QuickCheck,
     block_at,
@@ -24,7 +25,7 @@ from nardy_cli.core.fast_check import (
     preferred_paths,
     roll_sequence,
 )
-from nardy_cli.core.moves import Move, point_name
+from nardy_cli.core.moves import Move, Step, new_step, point_name
 from nardy_cli.core.position import CHECKERS, Board, Position
 from nardy_cli.core.rules import Rules
 from nardy_cli.core.sides import BAR, BLACK, OFF, SIDE_NAMES, WHITE, Side, other
@@ -32,21 +33,6 @@ from nardy_cli.core.variants import HEAD, VARIANTS
 
 HOME_TOP = 6
 OPP_HEAD = 12  # the opponent's head, where there is a head, seen in the mover's numbering
-
-
-class Step(NamedTuple):
-    """One die played by one checker: from ``src`` to ``dst`` (25 = bar, 0 = off)."""
-
-    src: int
-    dst: int
-    die: int
-    hit: bool = False
-
-    def __str__(self) -> str:
-        return f"{point_name(self.src)}/{point_name(self.dst)}{'*' if self.hit else ''}"
-
-
-_new_step = tuple.__new__  # builds a Step without NamedTuple's slower keyword-aware constructor
 
 
 def steps_to_moves(steps: tuple[Step, ...] | list[Step]) -> tuple[Move, ...]:
@@ -285,7 +271,7 @@ class _Turn:
                 if dst < 0 and (self.exact or src != highest):
                     return _EXACT_OFF if self.exact else _BEAR_OFF_HIGHER
                 board[OFF] += 1
-                return tuple(board), opp, _new_step(Step, (src, OFF, die, False))
+                return tuple(board), opp, new_step(Step, (src, OFF, die, False))
             if highest <= HOME_TOP:  # exact bear-off: no moves inside the home once all are there
                 return _EXACT_HOME
         opp_point = self.opposite[dst]
@@ -301,7 +287,7 @@ class _Turn:
         board_after = tuple(board)
         if self.block_step and not me[dst] and block_at(board_after, dst, self.opposite, self.opp_lowest):
             return _SIX_BLOCK
-        return board_after, opp, _new_step(Step, (src, dst, die, bool(held)))
+        return board_after, opp, new_step(Step, (src, dst, die, bool(held)))
 
     def finding(self, reason: int, src: int, die: int, index: int | None = None) -> Finding:
         """The finding for a step that failed for ``reason``, the ``index``-th of the play tried."""
@@ -580,7 +566,7 @@ class Engine:
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
-        self._quick = QuickCheck(rules, Step)
+        self._quick = QuickCheck(rules)
 
     def legal_plays(self, position: Position, dice: tuple[int, int],
                     passed: tuple[int, ...] | None = None) -> list[Play]:
@@ -633,7 +619,7 @@ class Engine:
             return self.judge(position, dice, moves, passed)
         me, opp, steps, rest = quick
         after = position_after(position, me, opp, passed is not None)
-        return Verdict(Play.known(steps, (me, opp), after, rest), None, after, rest)  # type: ignore[arg-type]
+        return Verdict(Play.known(steps, (me, opp), after, rest), None, after, rest)
 
     def judge(self, position: Position, dice: tuple[int, int], moves: tuple[Move, ...],
               passed: tuple[int, ...] | None = None) -> Verdict:
@@ -943,3 +929,6 @@ def game_outcome(rules: Rules, position: Position, *, money: bool = False) -> Ou
     if rules.jacoby == "on" and money and position.cube_value == 1:
         points = 1
     return Outcome(winner, category, points * position.cube_value)
+
+
+picklable(FindingStep, Finding, Verdict, Outcome)

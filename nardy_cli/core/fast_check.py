@@ -20,7 +20,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from itertools import accumulate
 
-from nardy_cli.core.moves import Move
+from nardy_cli.core.moves import Move, Step, new_step
 from nardy_cli.core.position import Position
 from nardy_cli.core.rules import Rules
 from nardy_cli.core.sides import BAR, OFF, WHITE
@@ -28,10 +28,8 @@ from nardy_cli.core.variants import CASCADE_STEPS, CHECKERS, HEAD, VARIANTS, Boa
 
 HOME_TOP = 6
 
-LeanStep = tuple[int, int, int, bool]
-"""A step as (from, to, die, hit): the fields of :class:`nardy_cli.core.engine.Step`."""
 Paths = list[tuple[tuple[int, ...], tuple[int, ...]]]
-Accepted = tuple[Board, Board, tuple[LeanStep, ...], tuple[int, ...]]
+Accepted = tuple[Board, Board, tuple[Step, ...], tuple[int, ...]]
 """A play proved legal: the mover's and the opponent's boards after it, its steps, the steps it passes."""
 
 
@@ -117,14 +115,13 @@ def illegal_block(me: Board | list[int], opposite: tuple[int, ...], lowest: int)
 
 class QuickCheck:
     """The fast check under one rule set: call it as :meth:`Engine.check
-    <nardy_cli.core.engine.Engine.check>`. Steps are made as ``step_type`` (a tuple type of
-    from, to, die, hit: the engine's ``Step``)."""
+    <nardy_cli.core.engine.Engine.check>`."""
 
-    __slots__ = ("variant", "cascade", "settings", "step_type")
+    __slots__ = ("variant", "cascade", "settings")
 
-    def __init__(self, rules: Rules, step_type: type[LeanStep] = tuple) -> None:
+    def __init__(self, rules: Rules) -> None:
         variant = VARIANTS[rules.variant]
-        self.variant, self.cascade, self.step_type = rules.variant, rules.cascade, step_type
+        self.variant, self.cascade = rules.variant, rules.cascade
         self.settings = (variant.opposite, variant.hits, variant.head, BAR if variant.bar else HEAD,
                          rules.bearoff == "exact", variant.six_block and rules.block == "step",
                          variant.six_block and rules.block == "turn", variant.six_block, variant.cascade)
@@ -141,7 +138,6 @@ class QuickCheck:
         except (ValueError, TypeError):  # bad dice, or dice not in a tuple: the full path decides
             return None
         opposite, hits, head, top, exact, block_step, block_turn, six_block, cascade = self.settings
-        step_type = self.step_type
         passing = passed is not None
         is_double = passing or dice[0] == dice[1]
         side = position.turn
@@ -156,8 +152,8 @@ class QuickCheck:
             return None
         lowest = opponent_lowest(opp) if six_block else 0
         head_left = me[HEAD] - 1  # the head rule without a first-turn exception: one checker may leave
-        steps: list[LeanStep] = []
-        new = tuple.__new__
+        steps: list[Step] = []
+        new = new_step
 
         def play(src: int, die: int) -> bool:
             """Play ``die`` from ``src`` in place, as :meth:`_Turn.step` judges it; False if illegal."""
@@ -173,7 +169,7 @@ class QuickCheck:
                         return False
                     me[src] -= 1
                     me[OFF] += 1
-                    steps.append(new(step_type, (src, OFF, die, False)))
+                    steps.append(new(Step, (src, OFF, die, False)))
                     return True
                 if highest <= HOME_TOP:
                     return False
@@ -190,7 +186,7 @@ class QuickCheck:
             if held:
                 opp[opp_point] = 0
                 opp[BAR] += 1
-            steps.append(new(step_type, (src, dst, die, bool(held))))
+            steps.append(new(Step, (src, dst, die, bool(held))))
             return True
 
         def undo(mark: int) -> None:
@@ -242,7 +238,7 @@ class QuickCheck:
 
 
 def _first_resolution(legs: list[tuple[int, int]], dice: tuple[int, ...], play: Callable[[int, int], bool],
-                      steps: list[LeanStep], opp: list[int], opposite: tuple[int, ...]) -> bool:
+                      steps: list[Step], opp: list[int], opposite: tuple[int, ...]) -> bool:
     """The first resolution :func:`_resolve` tries, with no backtracking: the written legs in
     order, each by its first dice path (most plays resolve so)."""
     for src, dst in legs:
@@ -260,7 +256,7 @@ def _first_resolution(legs: list[tuple[int, int]], dice: tuple[int, ...], play: 
 
 
 def _resolve(legs: list[tuple[int, int]], dice: tuple[int, ...], play: Callable[[int, int], bool],
-             undo: Callable[[int], None], steps: list[LeanStep], opp: list[int], opposite: tuple[int, ...]) -> bool:
+             undo: Callable[[int], None], steps: list[Step], opp: list[int], opposite: tuple[int, ...]) -> bool:
     """Written legs resolved into legal steps in the order of the engine's leg search (the
     first resolution it finds), the boards left after them; False, the boards as they
     were, when none is found."""
@@ -331,7 +327,7 @@ def _follow(legs: list[tuple[int, int]], sequence: tuple[int, ...], me: list[int
     return True
 
 
-def _longer_exists(depth: int, sequence: tuple[int, ...], ordered: bool, me: list[int], steps: list[LeanStep],
+def _longer_exists(depth: int, sequence: tuple[int, ...], ordered: bool, me: list[int], steps: list[Step],
                    play: Callable[[int, int], bool], undo: Callable[[int], None], top: int, block_turn: bool,
                    opposite: tuple[int, ...], lowest: int) -> bool:
     """Whether some play of ``sequence`` in order makes more than ``depth`` steps, or (when the
@@ -365,7 +361,7 @@ def _longer_exists(depth: int, sequence: tuple[int, ...], ordered: bool, me: lis
     return found
 
 
-def _reached_by(die: int, me: list[int], opp: list[int], steps: list[LeanStep],
+def _reached_by(die: int, me: list[int], opp: list[int], steps: list[Step],
                 play: Callable[[int, int], bool], undo: Callable[[int], None], top: int, block_turn: bool,
                 opposite: tuple[int, ...], lowest: int) -> set[tuple[Board, Board]]:
     """The boards one step of ``die`` leads to from the start of the turn (those ending on an

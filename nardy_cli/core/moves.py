@@ -6,8 +6,9 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import Any, NamedTuple
 
+from nardy_cli.core.compiled import picklable
 from nardy_cli.core.sides import BAR, OFF
 
 
@@ -44,6 +45,22 @@ class Move:
 
 def point_name(point: int) -> str:
     return "bar" if point == BAR else "off" if point == OFF else str(point)
+
+
+class Step(NamedTuple):
+    """One die played by one checker: from ``src`` to ``dst`` (25 = bar, 0 = off)."""
+
+    src: int
+    dst: int
+    die: int
+    hit: bool = False
+
+    def __str__(self) -> str:
+        return f"{point_name(self.src)}/{point_name(self.dst)}{'*' if self.hit else ''}"
+
+
+new_step = tuple.__new__  # builds a Step without NamedTuple's slower keyword-aware constructor
+
 
 
 _POINT = r"(?:bar|off|\d{1,2})"
@@ -191,3 +208,6 @@ def _parse_play(text: str) -> tuple[Move, ...]:
 
 
 _PLAYS = PlayCache(PLAY_CACHE_BYTES)
+
+
+picklable(Move)

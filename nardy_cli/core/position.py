@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 from typing import cast
 
+from nardy_cli.core.compiled import picklable
 from nardy_cli.core.sides import BAR, BLACK, OFF, SIDE_NAMES, SIDES, WHITE, Side
 from nardy_cli.core.variants import CHECKERS, HEAD, NAMES, VARIANTS, Board, VariantError, VariantName
 from nardy_cli.core.variants import variant as variant_entry
@@ -69,9 +70,10 @@ class Position:
     def unchecked(self, turn: Side, white: Board, black: Board, first: frozenset[Side]) -> Position:
         """A copy with new boards, turn and first-turn sides, trusting the caller (the engine)
         to keep the invariants that construction checks."""
-        position = object.__new__(Position)
-        position.__dict__.update(variant=self.variant, turn=turn, white=white, black=black, first=first,
-                                 cube_value=self.cube_value, cube_owner=self.cube_owner)
+        position = Position.__new__(Position)
+        for name, value in (("variant", self.variant), ("turn", turn), ("white", white), ("black", black),
+                            ("first", first), ("cube_value", self.cube_value), ("cube_owner", self.cube_owner)):
+            object.__setattr__(position, name, value)
         return position
 
     def board(self, side: Side) -> Board:
@@ -182,3 +184,6 @@ def parse_board(text: str) -> Board:
         raise PositionError(f"{on_board} checkers listed, at most {CHECKERS}")
     counts[OFF] = CHECKERS - on_board
     return tuple(counts)
+
+
+picklable(Position)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 from typing import Any, cast
 
+from nardy_cli.core.compiled import picklable
 from nardy_cli.core.variants import NAMES as VARIANTS
 from nardy_cli.core.variants import VARIANTS as TABLE
 from nardy_cli.core.variants import (
@@ -218,3 +219,6 @@ def check_overrides(settings: list[str] | tuple[str, ...], variants: list[str] |
 LONG = Rules.preset("long")
 SHORT = Rules.preset("short")
 GULBARA = Rules.preset("gulbara")
+
+
+picklable(Rules)

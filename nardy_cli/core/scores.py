@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from nardy_cli.core.compiled import picklable
 from nardy_cli.core.sides import BLACK, WHITE, Side
 
 _PAIR_RE = re.compile(r"\s*(\d{1,9})\s*-\s*(\d{1,9})\s*")  # longer numbers are no scores
@@ -129,3 +130,6 @@ def resignation_level(points: int, cube: int, winner_score: int, length: int,
     (see :func:`point_readings`); None when none can."""
     return next((level for level in sorted(levels)
                  if points in point_readings(level * cube, winner_score, length)), None)
+
+
+picklable(Score, Result)

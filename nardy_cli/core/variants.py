@@ -10,6 +10,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
+from nardy_cli.core.compiled import picklable
+
 VariantName = Literal["long", "short", "gulbara"]
 """A game of the table: ``long`` (long nardy), ``short`` (short nardy), ``gulbara`` (crazy nardy)."""
 OptionName = Literal["opening", "head", "block", "last_roll", "scoring", "cube", "crawford", "jacoby",
@@ -126,3 +128,6 @@ def cascade_steps(die: int, per_value: int) -> tuple[int, ...]:
 
 CASCADE_STEPS = {"four": 4, "two": 2}
 """Steps per value of a cascade under each value of the ``cascade`` option."""
+
+
+picklable(Variant)

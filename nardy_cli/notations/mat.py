@@ -19,6 +19,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TextIO
 
+from nardy_cli.core.compiled import picklable
 from nardy_cli.core.moves import PlaySyntaxError, parse_play
 from nardy_cli.core.position import CHECKERS
 from nardy_cli.core.scores import Result, Score, is_crawford_game
@@ -223,7 +224,7 @@ class _GameBuilder:
     outcomes: list[_Outcome] = field(default_factory=list)
 
     def error(self, line: int, column: int, message: str) -> None:
-        self.record.errors.append(RecordError(line, column, message))
+        self.record.errors.add(RecordError(line, column, message))
 
     def read_score_line(self, line: int, text: str) -> bool:
         """Take the names and scores; False (and an error) when ``text`` is no score line."""
@@ -392,7 +393,7 @@ class _MatchReader:
         self.headers: dict[str, str] = {}
         self.match_length: str | None = None
         self.comments: list[str] = []
-        self.stray_errors: list[RecordError] = CappedErrors()  # before any game: as many as the lines
+        self.stray_errors = CappedErrors()  # before any game: as many as the lines
         self.held_headers: list[str] = []  # header lines met inside a match (see release_headers)
         self.game: _GameBuilder | None = None
         self.games_read = 0
@@ -431,7 +432,7 @@ class _MatchReader:
                 yield self.finish_game()
             self.start_game(line, game_line["number"])
         elif self.game is None:
-            self.stray_errors.append(RecordError(line, 1, "expected a header '; [Key \"value\"]', "
+            self.stray_errors.add(RecordError(line, 1, "expected a header '; [Key \"value\"]', "
                                                           f"'N point match' or ' Game N', found {text.strip()!r}"))
         elif self.game.score_line_seen:
             self.game.read_move_line(line, text)
@@ -461,14 +462,14 @@ class _MatchReader:
     def start_game(self, line: int, number: str) -> None:
         record = GameRecord(source=self.source, line=line)
         if self.match_length is None:
-            record.errors.append(RecordError(line, 1, f"expected 'N point match' before ' Game {number}', found none"))
+            record.errors.add(RecordError(line, 1, f"expected 'N point match' before ' Game {number}', found none"))
         self.game = _GameBuilder(record, str(int(number)))
 
     def finish_game(self) -> GameRecord:
         assert self.game is not None
         record = self.game.finish(self.headers, self.match_length, list(self.comments), self.crawford_played)
         self.crawford_played = self.crawford_played or "Crawford" in record.tags
-        record.errors[:0] = self.stray_errors
+        record.errors.put_first(self.stray_errors)
         self.stray_errors, self.game = CappedErrors(), None
         self.games_read += 1
         return record
@@ -479,8 +480,8 @@ class _MatchReader:
         if self.game:
             yield self.finish_game()
         elif self.stray_errors or not self.games_read:
-            errors = self.stray_errors or [
-                RecordError(1, 1, "expected a MAT match (' Game N' and its moves), found no game")]
+            errors = self.stray_errors or CappedErrors([
+                RecordError(1, 1, "expected a MAT match (' Game N' and its moves), found no game")])
             yield GameRecord(tags=dict(self.headers), errors=errors, source=self.source, line=errors[0].line)
 
 
@@ -709,3 +710,6 @@ def _row_text(number: int, left: str | None, right: str | None) -> str:
     left = left or ""
     gap = " " if len(left) < _LEFT_WIDTH else "  "  # the cells need two spaces between them
     return f"{number:3d}) {left.ljust(_LEFT_WIDTH)}{gap}{right or ''}".rstrip()
+
+
+picklable(MatGame)

@@ -216,7 +216,7 @@ class _Reader:
         return game
 
     def _error(self, line: int, column: int, message: str) -> None:
-        self._begin(line).errors.append(RecordError(line, column, message))
+        self._begin(line).errors.add(RecordError(line, column, message))
 
     # -- tags --
 

@@ -1,0 +1,45 @@
+"""The build: the pure-Python package, with its hot modules compiled by mypyc where this machine
+can (README, "Compiled build"). Everything else is in pyproject.toml.
+
+The compiled modules are the same source files; the pure-Python ones stay in the package. Set
+NARDY_PURE_PYTHON=1 to build without compiling. A build that cannot compile (no C compiler)
+installs the pure-Python package, which behaves the same, only slower.
+"""
+from __future__ import annotations
+
+import os
+import sys
+
+from setuptools import setup
+
+COMPILED = [
+    "nardy_cli/core/sides.py",
+    "nardy_cli/core/variants.py",
+    "nardy_cli/core/moves.py",
+    "nardy_cli/core/rules.py",
+    "nardy_cli/core/position.py",
+    "nardy_cli/core/fast_check.py",
+    "nardy_cli/core/engine.py",
+    "nardy_cli/core/scores.py",
+    "nardy_cli/notations/mat.py",
+    "nardy_cli/replay.py",
+    "nardy_cli/matches.py",
+]
+"""The modules of the hot path: reading MAT text, checking plays, replaying, checking matches."""
+
+
+def compiled_extensions() -> list:
+    if os.environ.get("NARDY_PURE_PYTHON"):
+        return []
+    try:
+        from mypyc.build import mypycify
+        extensions = mypycify(COMPILED, opt_level="3", group_name="nardy_cli")
+    except Exception as error:  # noqa: BLE001 - any failure to compile leaves the pure-Python build
+        print(f"nardy: building without compiled modules ({type(error).__name__}: {error})", file=sys.stderr)
+        return []
+    for extension in extensions:
+        extension.optional = True  # no C compiler: the pure-Python modules serve
+    return extensions
+
+
+setup(ext_modules=compiled_extensions())
