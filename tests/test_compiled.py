@@ -1,0 +1,85 @@
+"""The compiled build and the pure-Python one are the same program (setup.py; README, "Compiled
+build"): the hot modules are compiled wherever a C compiler is, no compiled module is older than
+its source, and the pure-Python modules give the same outputs byte for byte and pass the quick
+suite themselves."""
+from __future__ import annotations
+
+import ast
+import importlib
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from locations import ROOT, SAMPLES
+
+PURE = bool(os.environ.get("NARDY_PURE_PYTHON"))
+
+
+def compiled_sources() -> list[Path]:
+    """The sources setup.py compiles (its COMPILED list, read rather than imported: importing
+    setup.py would run the build)."""
+    tree = ast.parse((ROOT / "setup.py").read_text(encoding="utf-8"))
+    listed = next(node.value for node in tree.body if isinstance(node, ast.Assign)
+                  and any(isinstance(target, ast.Name) and target.id == "COMPILED" for target in node.targets))
+    return [ROOT / path for path in ast.literal_eval(listed)]
+
+
+def module_name(source: Path) -> str:
+    return ".".join(source.relative_to(ROOT).with_suffix("").parts)
+
+
+def is_compiled(module: str) -> bool:
+    return not (importlib.import_module(module).__file__ or "").endswith(".py")
+
+
+@pytest.mark.skipif(PURE or shutil.which("cc") is None, reason="pure Python, by choice or for want of a C compiler")
+def test_the_hot_modules_are_compiled_where_a_compiler_is():
+    plain = [module_name(source) for source in compiled_sources() if not is_compiled(module_name(source))]
+    assert not plain, f"{plain} run as pure Python: build again (pip install -e .), or set NARDY_PURE_PYTHON=1"
+
+
+def test_no_compiled_module_is_older_than_its_source():
+    stale = [str(binary.relative_to(ROOT)) for source in compiled_sources()
+             for binary in source.parent.glob(f"{source.stem}.*.so") if binary.stat().st_mtime < source.stat().st_mtime]
+    assert not stale, f"{stale} are older than their sources and would run old code: build again (pip install -e .)"
+
+
+@pytest.fixture(scope="module")
+def pure_python(tmp_path_factory) -> dict[str, str]:
+    """The environment of a process that imports the package's pure-Python modules only."""
+    if PURE or not is_compiled("nardy_cli.core.engine"):
+        pytest.skip("this run is itself pure Python")
+    tree = tmp_path_factory.mktemp("pure")
+    shutil.copytree(ROOT / "nardy_cli", tree / "nardy_cli", ignore=shutil.ignore_patterns("*.so", "__pycache__"))
+    return {**os.environ, "PYTHONPATH": str(tree), "NARDY_PURE_PYTHON": "1"}
+
+
+def nardy(arguments: list[str], env: dict[str, str] | None = None) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run([sys.executable, "-c", "from nardy_cli.cli import cli; cli()", *arguments],
+                          capture_output=True, env=env, cwd=ROOT)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", [
+    ["validate", "--format", "json", "--jobs", "1"],
+    ["stats", "--format", "json", "--jobs", "1"],
+    ["convert", "--to", "ntn"],
+], ids=["validate", "stats", "convert"])
+def test_pure_python_gives_the_same_output(pure_python, corpora, command):
+    inputs = [str(SAMPLES), str(corpora)] if command[0] != "convert" else [str(corpora / "bglab-sample")]
+    compiled, pure = nardy([*command, *inputs]), nardy([*command, *inputs], pure_python)
+    check = nardy(["--version"], pure_python)
+    assert check.returncode == 0, check.stderr
+    assert (pure.returncode, pure.stderr) == (compiled.returncode, compiled.stderr)
+    assert pure.stdout == compiled.stdout and compiled.stdout
+
+
+@pytest.mark.slow
+def test_the_quick_suite_passes_in_pure_python(pure_python):
+    run = subprocess.run([sys.executable, "-m", "pytest", "-m", "not slow", "-p", "no:cacheprovider", "-x"],
+                         capture_output=True, text=True, env=pure_python, cwd=ROOT)
+    assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
