@@ -21,11 +21,12 @@ COMPILED = [
     "nardy_cli/core/fast_check.py",
     "nardy_cli/core/engine.py",
     "nardy_cli/core/scores.py",
+    "nardy_cli/notations/ntn.py",
     "nardy_cli/notations/mat.py",
     "nardy_cli/replay.py",
     "nardy_cli/matches.py",
 ]
-"""The modules of the hot path: reading MAT text, checking plays, replaying, checking matches."""
+"""The modules of the hot path: reading NTN and MAT text, checking plays, replaying, checking matches."""
 
 
 def compiled_extensions() -> list:

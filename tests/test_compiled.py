@@ -5,6 +5,7 @@ suite themselves."""
 from __future__ import annotations
 
 import ast
+import copyreg
 import importlib
 import os
 import shutil
@@ -83,3 +84,17 @@ def test_the_quick_suite_passes_in_pure_python(pure_python):
     run = subprocess.run([sys.executable, "-m", "pytest", "-m", "not slow", "-p", "no:cacheprovider", "-x"],
                          capture_output=True, text=True, env=pure_python, cwd=ROOT)
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
+
+
+def test_every_frozen_dataclass_of_a_compiled_module_can_be_pickled():
+    """Workers send these to the parent: compiled, a frozen dataclass unpickles only by its
+    constructor (nardy_cli.core.compiled.picklable)."""
+    unregistered = []
+    for source in compiled_sources():
+        module = importlib.import_module(module_name(source))
+        for value in vars(module).values():
+            params = getattr(value, "__dataclass_params__", None)
+            if (isinstance(value, type) and value.__module__ == module.__name__ and params is not None
+                    and params.frozen and value not in copyreg.dispatch_table):
+                unregistered.append(f"{module.__name__}.{value.__name__}")
+    assert not unregistered, f"{unregistered}: add them to a picklable(...) call of their module"

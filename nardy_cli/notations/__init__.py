@@ -15,7 +15,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from functools import partial
+from functools import cache, partial
 from types import ModuleType
 from typing import Any, Generic, TextIO, TypeVar
 
@@ -39,6 +39,7 @@ class UnknownFormat(ValueError):
     """A notation name that nardy does not know, or input whose notation cannot be told."""
 
 
+@cache  # asked for every input and game: import_module's lookups add up
 def notation(name: str) -> ModuleType:
     """The module of notation ``name`` (``ntn``, ``mat``, ``sgf``, ``json``, ``jsonl``, ``xg``)."""
     name = "jsonl" if name == "json" else name

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from itertools import accumulate
 from typing import TextIO
 
+from nardy_cli.core.compiled import picklable
 from nardy_cli.core.moves import PlaySyntaxError, parse_play
 from nardy_cli.core.scores import RESULT_TOKEN
 from nardy_cli.core.sides import SIDES, other
@@ -590,3 +591,6 @@ def _action_text(action: Action, warnings: list[str]) -> str | None:
         warnings.append(f"{action.kind} value {action.value} is not a positive number of at most {VALUE_DIGITS} "
                         "digits; left out")
     return action.kind
+
+
+picklable(NtnGame)
