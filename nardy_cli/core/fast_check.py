@@ -16,7 +16,6 @@ roll's steps) live here, below the engine.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import lru_cache
 from itertools import accumulate
 
@@ -152,69 +151,23 @@ class QuickCheck:
             return None
         lowest = opponent_lowest(opp) if six_block else 0
         head_left = me[HEAD] - 1  # the head rule without a first-turn exception: one checker may leave
-        steps: list[Step] = []
-        new = new_step
-
-        def play(src: int, die: int) -> bool:
-            """Play ``die`` from ``src`` in place, as :meth:`_Turn.step` judges it; False if illegal."""
-            if not me[src] or (me[BAR] and src != BAR) or (src == HEAD and head and me[HEAD] <= head_left):
-                return False
-            dst = src - die
-            if dst <= 0 or (exact and src <= HOME_TOP):
-                highest = top
-                while not me[highest]:
-                    highest -= 1
-                if dst <= 0:
-                    if highest > HOME_TOP or (dst < 0 and (exact or src != highest)):
-                        return False
-                    me[src] -= 1
-                    me[OFF] += 1
-                    steps.append(new(Step, (src, OFF, die, False)))
-                    return True
-                if highest <= HOME_TOP:
-                    return False
-            opp_point = opposite[dst]
-            held = opp[opp_point]
-            if held and (held > 1 or not hits):
-                return False
-            me[src] -= 1
-            me[dst] += 1
-            if block_step and me[dst] == 1 and block_at(me, dst, opposite, lowest):
-                me[src] += 1
-                me[dst] -= 1
-                return False
-            if held:
-                opp[opp_point] = 0
-                opp[BAR] += 1
-            steps.append(new(Step, (src, dst, die, bool(held))))
-            return True
-
-        def undo(mark: int) -> None:
-            """Take back the steps made after the first ``mark``."""
-            while len(steps) > mark:
-                src, dst, _, hit = steps.pop()
-                me[src] += 1
-                me[dst] -= 1
-                if hit:
-                    opp[opposite[dst]] = 1
-                    opp[BAR] -= 1
-
+        board = _Board(me, opp, opposite, hits, head, head_left, top, exact, block_step, lowest)
+        steps = board.steps
         if passing or (cascade and is_double):  # the steps are one sequence played in order
-            if not _follow(legs, sequence, me, opp, opposite, exact, play):
+            if not _follow(legs, sequence, board):
                 return None
             depth = len(steps)
             finished = me[OFF] == CHECKERS  # bearing off the last checker counts as the whole sequence
             if block_turn and illegal_block(me, opposite, lowest):
                 return None
             ordered: Accepted = (tuple(me), tuple(opp), tuple(steps), () if passing or finished else sequence[depth:])
-            if not (depth == len(sequence) or finished) and _longer_exists(
-                    depth, sequence, True, me, steps, play, undo, top, block_turn, opposite, lowest):
+            if not (depth == len(sequence) or finished) and _longer_exists(depth, sequence, True, board, block_turn):
                 return None
             return ordered
 
-        if not _first_resolution(legs, sequence, play, steps, opp, opposite):
-            undo(0)
-            if not _resolve(legs, sequence, play, undo, steps, opp, opposite):
+        if not _first_resolution(legs, sequence, board):
+            board.undo(0)
+            if not _resolve(legs, sequence, board):
                 return None
         if block_turn and illegal_block(me, opposite, lowest):
             return None
@@ -226,68 +179,131 @@ class QuickCheck:
             return result
         if not made:  # a pass: legal when no die can be played at all
             sources = (BAR,) if me[BAR] else range(top, 0, -1)
-            return None if any(me[src] and play(src, die) for die in set(sequence) for src in sources) else result
+            return None if any(me[src] and board.play(src, die) for die in set(sequence) for src in sources) else result
         for order in (sequence,) if is_double else (sequence, sequence[::-1]):
-            if _longer_exists(made, order, False, me, steps, play, undo, top, block_turn, opposite, lowest):
+            if _longer_exists(made, order, False, board, block_turn):
                 return None
         if made == 1 and result[2][0][2] != sequence[0]:  # the higher-die rule: the larger die, if it can be played
-            reached = _reached_by(sequence[0], me, opp, steps, play, undo, top, block_turn, opposite, lowest)
+            reached = _reached_by(sequence[0], board, block_turn)
             if reached and (result[0], result[1]) not in reached:
                 return None
         return result
 
 
-def _first_resolution(legs: list[tuple[int, int]], dice: tuple[int, ...], play: Callable[[int, int], bool],
-                      steps: list[Step], opp: list[int], opposite: tuple[int, ...]) -> bool:
+class _Board:
+    """The mover's and the opponent's boards of one check, played on and taken back in place, with
+    the steps made (a class, not closures: compiled, its calls are direct)."""
+
+    __slots__ = ("me", "opp", "steps", "opposite", "hits", "head", "head_left", "top", "exact", "block_step",
+                 "lowest")
+
+    def __init__(self, me: list[int], opp: list[int], opposite: tuple[int, ...], hits: bool, head: bool,
+                 head_left: int, top: int, exact: bool, block_step: bool, lowest: int) -> None:
+        self.me, self.opp, self.opposite = me, opp, opposite
+        self.steps: list[Step] = []
+        self.hits, self.head, self.head_left, self.top, self.exact = hits, head, head_left, top, exact
+        self.block_step, self.lowest = block_step, lowest
+
+    def play(self, src: int, die: int) -> bool:
+        """Play ``die`` from ``src``, as :meth:`_Turn.step` judges it; False if illegal."""
+        me = self.me
+        if not me[src] or (me[BAR] and src != BAR) or (src == HEAD and self.head and me[HEAD] <= self.head_left):
+            return False
+        dst = src - die
+        exact = self.exact
+        if dst <= 0 or (exact and src <= HOME_TOP):
+            highest = self.top
+            while not me[highest]:
+                highest -= 1
+            if dst <= 0:
+                if highest > HOME_TOP or (dst < 0 and (exact or src != highest)):
+                    return False
+                me[src] -= 1
+                me[OFF] += 1
+                self.steps.append(new_step(Step, (src, OFF, die, False)))
+                return True
+            if highest <= HOME_TOP:
+                return False
+        opp, opposite = self.opp, self.opposite
+        opp_point = opposite[dst]
+        held = opp[opp_point]
+        if held and (held > 1 or not self.hits):
+            return False
+        me[src] -= 1
+        me[dst] += 1
+        if self.block_step and me[dst] == 1 and block_at(me, dst, opposite, self.lowest):
+            me[src] += 1
+            me[dst] -= 1
+            return False
+        if held:
+            opp[opp_point] = 0
+            opp[BAR] += 1
+        self.steps.append(new_step(Step, (src, dst, die, bool(held))))
+        return True
+
+    def undo(self, mark: int) -> None:
+        """Take back the steps made after the first ``mark``."""
+        steps, me, opp, opposite = self.steps, self.me, self.opp, self.opposite
+        while len(steps) > mark:
+            src, dst, _, hit = steps.pop()
+            me[src] += 1
+            me[dst] -= 1
+            if hit:
+                opp[opposite[dst]] = 1
+                opp[BAR] -= 1
+
+
+def _first_resolution(legs: list[tuple[int, int]], dice: tuple[int, ...], board: _Board) -> bool:
     """The first resolution :func:`_resolve` tries, with no backtracking: the written legs in
     order, each by its first dice path (most plays resolve so)."""
+    steps = board.steps
     for src, dst in legs:
         paths = dice_paths(src - dst, dst == OFF, dice)
         if len(paths) != 1:
             if not paths:
                 return False
-            paths = preferred_paths(opp, opposite, src, paths)
+            paths = preferred_paths(board.opp, board.opposite, src, paths)
         path, dice = paths[0]
         for die in path:
-            if not play(src, die):
+            if not board.play(src, die):
                 return False
             src = steps[-1][1]
     return True
 
 
-def _resolve(legs: list[tuple[int, int]], dice: tuple[int, ...], play: Callable[[int, int], bool],
-             undo: Callable[[int], None], steps: list[Step], opp: list[int], opposite: tuple[int, ...]) -> bool:
+def _resolve(legs: list[tuple[int, int]], dice: tuple[int, ...], board: _Board) -> bool:
     """Written legs resolved into legal steps in the order of the engine's leg search (the
     first resolution it finds), the boards left after them; False, the boards as they
     were, when none is found."""
     if not legs:
         return True
+    steps = board.steps
     for index, (src, dst) in enumerate(legs):
         paths = dice_paths(src - dst, dst == OFF, dice)
         if len(paths) > 1:
-            paths = preferred_paths(opp, opposite, src, paths)
+            paths = preferred_paths(board.opp, board.opposite, src, paths)
         if not paths:
             continue
         rest = legs[:index] + legs[index + 1:]
         for path, remaining in paths:
             mark, point = len(steps), src
             for die in path:
-                if not play(point, die):
+                if not board.play(point, die):
                     break
                 point = steps[-1][1]
             else:
-                if _resolve(rest, remaining, play, undo, steps, opp, opposite):
+                if _resolve(rest, remaining, board):
                     return True
-            undo(mark)
+            board.undo(mark)
     return False
 
 
-def _follow(legs: list[tuple[int, int]], sequence: tuple[int, ...], me: list[int], opp: list[int],
-            opposite: tuple[int, ...], exact: bool, play: Callable[[int, int], bool]) -> bool:
+def _follow(legs: list[tuple[int, int]], sequence: tuple[int, ...], board: _Board) -> bool:
     """The first play the engine's ``follow`` tries for written legs of an ordered sequence,
     step by step with no backtracking: True when it makes every leg (the steps played in
     place), False when it gets stuck or a leg lands on the opponent (the full path decides)."""
-    counts = me[:]
+    opp, opposite = board.opp, board.opposite
+    counts = board.me[:]
     for src, dst in legs:
         if dst != OFF and opp[opposite[dst]]:
             return False
@@ -295,7 +311,7 @@ def _follow(legs: list[tuple[int, int]], sequence: tuple[int, ...], me: list[int
         counts[dst] += 1
     if min(counts) < 0:
         return False
-    waste = not exact and any(dst == OFF for _, dst in legs)
+    waste = not board.exact and any(dst == OFF for _, dst in legs)
     prefix = list(accumulate(sequence, initial=0))
     sums = set(prefix)
     left = sorted(legs)
@@ -311,7 +327,7 @@ def _follow(legs: list[tuple[int, int]], sequence: tuple[int, ...], me: list[int
                 if (src - dst == die) != wanted or not (
                         src - die >= dst or (dst == OFF and waste and src - die < 0)):
                     continue
-                if play(src, die):
+                if board.play(src, die):
                     chosen = index
                     break
             if chosen is not None:
@@ -327,51 +343,49 @@ def _follow(legs: list[tuple[int, int]], sequence: tuple[int, ...], me: list[int
     return True
 
 
-def _longer_exists(depth: int, sequence: tuple[int, ...], ordered: bool, me: list[int], steps: list[Step],
-                   play: Callable[[int, int], bool], undo: Callable[[int], None], top: int, block_turn: bool,
-                   opposite: tuple[int, ...], lowest: int) -> bool:
+def _longer_exists(depth: int, sequence: tuple[int, ...], ordered: bool, board: _Board, block_turn: bool) -> bool:
     """Whether some play of ``sequence`` in order makes more than ``depth`` steps, or (when the
     sequence is ``ordered``, a cascade) bears off the last checker, counting a play that ends on
     an illegal six-block under ``block=turn`` as the engine does (not at all); searched depth
     first from the start of the turn, the boards undone as it goes."""
-    undo(0)
-    full = len(sequence)
-    seen: list[set[bytes]] = [set() for _ in range(full + 1)]  # the boards reached, by steps made
-
-    def deeper(made: int) -> bool:
-        if ordered and me[OFF] == CHECKERS:
-            return True
-        if made > depth and not (block_turn and illegal_block(me, opposite, lowest)):
-            return True
-        if made == full:
-            return False
-        die, reached = sequence[made], seen[made + 1]
-        for src in range(top, 0, -1):
-            if me[src] and play(src, die):
-                board = bytes(me)
-                if board not in reached:
-                    reached.add(board)
-                    if deeper(made + 1):
-                        return True
-                undo(made)
-        return False
-
-    found = deeper(0)
-    undo(0)
+    board.undo(0)
+    seen: list[set[bytes]] = [set() for _ in range(len(sequence) + 1)]  # the boards reached, by steps made
+    found = _deeper(0, depth, sequence, ordered, board, block_turn, seen)
+    board.undo(0)
     return found
 
 
-def _reached_by(die: int, me: list[int], opp: list[int], steps: list[Step],
-                play: Callable[[int, int], bool], undo: Callable[[int], None], top: int, block_turn: bool,
-                opposite: tuple[int, ...], lowest: int) -> set[tuple[Board, Board]]:
+def _deeper(made: int, depth: int, sequence: tuple[int, ...], ordered: bool, board: _Board, block_turn: bool,
+            seen: list[set[bytes]]) -> bool:
+    """:func:`_longer_exists` from ``made`` steps on."""
+    me = board.me
+    if ordered and me[OFF] == CHECKERS:
+        return True
+    if made > depth and not (block_turn and illegal_block(me, board.opposite, board.lowest)):
+        return True
+    if made == len(sequence):
+        return False
+    die, reached = sequence[made], seen[made + 1]
+    for src in range(board.top, 0, -1):
+        if me[src] and board.play(src, die):
+            position = bytes(me)
+            if position not in reached:
+                reached.add(position)
+                if _deeper(made + 1, depth, sequence, ordered, board, block_turn, seen):
+                    return True
+            board.undo(made)
+    return False
+
+
+def _reached_by(die: int, board: _Board, block_turn: bool) -> set[tuple[Board, Board]]:
     """The boards one step of ``die`` leads to from the start of the turn (those ending on an
     illegal six-block left out under ``block=turn``)."""
-    undo(0)
+    board.undo(0)
+    me, opp = board.me, board.opp
     reached: set[tuple[Board, Board]] = set()
-    for src in range(top, 0, -1):
-        if me[src] and play(src, die):
-            if not (block_turn and illegal_block(me, opposite, lowest)):
+    for src in range(board.top, 0, -1):
+        if me[src] and board.play(src, die):
+            if not (block_turn and illegal_block(me, board.opposite, board.lowest)):
                 reached.add((tuple(me), tuple(opp)))
-            undo(0)
+            board.undo(0)
     return reached
-
