@@ -1,7 +1,6 @@
 """Moves as written (``24/18*/15``, ``6/off(2)``) and the text of a play, shared by every notation."""
 from __future__ import annotations
 
-import re
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -63,12 +62,6 @@ new_step = tuple.__new__  # builds a Step without NamedTuple's slower keyword-aw
 
 
 
-_POINT = r"(?:bar|off|\d{1,2})"
-_MOVE_RE = re.compile(
-    rf"(?P<path>{_POINT}(?:/{_POINT}\*?)+)(?:\((?P<count>\d)\))?",
-    re.IGNORECASE,
-)
-_LANDING_RE = re.compile(rf"/({_POINT})(\*?)", re.IGNORECASE)
 
 
 class PlaySyntaxError(ValueError):
@@ -187,24 +180,52 @@ def _parse_play(text: str) -> tuple[Move, ...]:
     if text.strip() == "-":
         return ()
     moves: list[Move] = []
-    for token in re.finditer(r"\S+", text):
-        word, start = token.group(), token.start()
-        match = _MOVE_RE.fullmatch(word)
-        if not match:
-            raise PlaySyntaxError(f"expected a move like 24/18 or 6/off(2), found {word!r}", start)
-        first = word.split("/", 1)[0]
-        path = [_point(first, start, source=True)]
-        hits = []
-        for landing in _LANDING_RE.finditer(match.group("path")):
-            path.append(_point(landing.group(1), start + landing.start(1), source=False))
-            hits.append(bool(landing.group(2)))
-        if any(point == OFF for point in path[1:-1]):
-            raise PlaySyntaxError("a path cannot go on after off", start)
-        count = int(match.group("count") or 1)
-        if not 1 <= count <= 4:
-            raise PlaySyntaxError(f"repeat ({count}) must be 1-4", start)
-        moves.append(Move(tuple(path), tuple(hits), count))
-    return tuple(moves)
+    at, end = 0, len(text)
+    while True:  # the words of the text, as str.split() finds them, each with its offset
+        while at < end and text[at].isspace():
+            at += 1
+        if at == end:
+            return tuple(moves)
+        start = at
+        while at < end and not text[at].isspace():
+            at += 1
+        moves.append(_parse_move(text[start:at], start))
+
+
+def _parse_move(word: str, start: int) -> Move:
+    """One written move, ``word`` found at offset ``start`` of its play. Its grammar, letters in
+    any case: point ``/`` point [``*``] (more landings alike) [``(`` digit ``)``], a point being
+    ``bar``, ``off`` or one or two digits; then what the points and the repeat may be."""
+    landings: list[tuple[int, int, bool]] = []  # each landing's span in the word, and its hit mark
+    at = _point_end(word, 0)
+    while at and at < len(word) and word[at] == "/":
+        point_end = _point_end(word, at + 1)
+        if point_end == at + 1:
+            break
+        hit = point_end < len(word) and word[point_end] == "*"
+        landings.append((at + 1, point_end, hit))
+        at = point_end + hit
+    repeat = word[at + 1:at + 2] if at + 3 == len(word) and word[at] == "(" and word[at + 2] == ")" else ""
+    if not landings or not (at == len(word) or repeat.isdecimal()):
+        raise PlaySyntaxError(f"expected a move like 24/18 or 6/off(2), found {word!r}", start)
+    path = [_point(word[:landings[0][0] - 1], start, source=True)]
+    path += [_point(word[begin:end], start + begin, source=False) for begin, end, _ in landings]
+    if any(point == OFF for point in path[1:-1]):
+        raise PlaySyntaxError("a path cannot go on after off", start)
+    count = int(repeat or 1)
+    if not 1 <= count <= 4:
+        raise PlaySyntaxError(f"repeat ({count}) must be 1-4", start)
+    return Move(tuple(path), tuple(hit for _, _, hit in landings), count)
+
+
+def _point_end(word: str, at: int) -> int:
+    """Where the point written from offset ``at`` of ``word`` ends: ``at`` when none is there."""
+    if word[at:at + 3].lower() in ("bar", "off"):
+        return at + 3
+    end = at
+    while end < len(word) and end - at < 2 and word[end].isdecimal():
+        end += 1
+    return end
 
 
 _PLAYS = PlayCache(PLAY_CACHE_BYTES)
