@@ -142,9 +142,8 @@ class Finding:
         return f"{self.code}: {self.message}" + (f" ({self.option})" if self.option else "")
 
 
-@dataclass(frozen=True)
 class Verdict:
-    """The judgement of one recorded play.
+    """The judgement of one recorded play (read-only).
 
     ``play`` is the legal play when the record is legal; ``position`` is the
     position after the turn — after the recorded play even when it is illegal,
@@ -152,14 +151,49 @@ class Verdict:
     the steps of a cascade that pass to the opponent (crazy nardy).
     """
 
-    play: Play | None
-    finding: Finding | None
-    position: Position | None
-    passed: tuple[int, ...] = ()
+    # A plain class, not a frozen dataclass: one is made every turn, and compiled, a dataclass's
+    # generated __init__ costs ten times as much as this one.
+    __slots__ = ("_play", "_finding", "_position", "_passed")
+
+    def __init__(self, play: Play | None, finding: Finding | None, position: Position | None,
+                 passed: tuple[int, ...] = ()) -> None:
+        self._play, self._finding, self._position, self._passed = play, finding, position, passed
+
+    @property
+    def play(self) -> Play | None:
+        return self._play
+
+    @property
+    def finding(self) -> Finding | None:
+        return self._finding
+
+    @property
+    def position(self) -> Position | None:
+        return self._position
+
+    @property
+    def passed(self) -> tuple[int, ...]:
+        return self._passed
 
     @property
     def legal(self) -> bool:
-        return self.finding is None
+        return self._finding is None
+
+    def _fields(self) -> tuple[Play | None, Finding | None, Position | None, tuple[int, ...]]:
+        return self._play, self._finding, self._position, self._passed
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Verdict) and self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return (f"Verdict(play={self._play!r}, finding={self._finding!r}, position={self._position!r}, "
+                f"passed={self._passed!r})")
+
+    def __reduce__(self) -> tuple[type[Verdict], tuple[Play | None, Finding | None, Position | None, tuple[int, ...]]]:
+        return Verdict, self._fields()
 
 
 class Split(NamedTuple):
@@ -931,4 +965,4 @@ def game_outcome(rules: Rules, position: Position, *, money: bool = False) -> Ou
     return Outcome(winner, category, points * position.cube_value)
 
 
-picklable(FindingStep, Finding, Verdict, Outcome)
+picklable(FindingStep, Finding, Outcome)
