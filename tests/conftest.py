@@ -29,6 +29,18 @@ if os.environ.get("CI"):
 MARKS_OF_FIXTURES = {"gnubg": ("gnubg",), "dask_cluster": ("dask", "slow")}
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """A warning when compiled modules are older than their sources: the tests would run old code."""
+    from test_compiled import compiled_sources, is_compiled, module_name
+    sources = [source for source in compiled_sources() if is_compiled(module_name(source))]
+    built = max((library.stat().st_mtime for library in locations.ROOT.glob("nardy_cli__mypyc.*.so")), default=None)
+    changed = [source.name for source in sources if built is not None and source.stat().st_mtime > built]
+    if changed:
+        config.issue_config_time_warning(pytest.PytestWarning(
+            f"{', '.join(changed)} changed since the compiled build and may run old code: pip install -e . "
+            "builds again"), stacklevel=2)
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         for fixture in getattr(item, "fixturenames", ()):

@@ -1,7 +1,7 @@
 """The compiled build and the pure-Python one are the same program (setup.py; README, "Compiled
-build"): the hot modules are compiled wherever a C compiler is, no compiled module is older than
-its source, and the pure-Python modules give the same outputs byte for byte and pass the quick
-suite themselves."""
+build"): the hot modules are compiled wherever a C compiler is, and the pure-Python modules give the
+same outputs byte for byte and pass the quick suite themselves. (A compiled module built before its
+source last changed runs the old code: tests/conftest.py says so in the report's header.)"""
 from __future__ import annotations
 
 import ast
@@ -43,15 +43,6 @@ def test_the_hot_modules_are_compiled_where_a_compiler_is():
     assert not plain, f"{plain} run as pure Python: build again (pip install -e .), or set NARDY_PURE_PYTHON=1"
 
 
-def test_no_compiled_module_is_older_than_its_source():
-    """The compiled code of every module is in one library beside the package (the modules' own
-    binaries only load it): a source changed after it was built would not run."""
-    for library in ROOT.glob("nardy_cli__mypyc.*.so"):
-        built = library.stat().st_mtime
-        stale = [str(source.relative_to(ROOT)) for source in compiled_sources() if source.stat().st_mtime > built]
-        assert not stale, f"{stale} changed since {library.name} was built: build again (pip install -e .)"
-
-
 @pytest.fixture(scope="module")
 def pure_python(tmp_path_factory) -> dict[str, str]:
     """The environment of a process that imports the package's pure-Python modules only."""
@@ -83,8 +74,9 @@ def nardy(arguments: list[str], env: dict[str, str] | None = None) -> subprocess
 def test_pure_python_gives_the_same_output(pure_python, corpora, command):
     inputs = [str(SAMPLES), str(corpora)] if command[0] != "convert" else [str(corpora / "bglab-sample")]
     compiled, pure = nardy([*command, *inputs]), nardy([*command, *inputs], pure_python)
-    assert (pure.returncode, pure.stderr) == (compiled.returncode, compiled.stderr)
-    assert pure.stdout == compiled.stdout and compiled.stdout
+    rebuilt = "(a compiled module changed since it was built? pip install -e . builds it again)"
+    assert (pure.returncode, pure.stderr) == (compiled.returncode, compiled.stderr), rebuilt
+    assert pure.stdout == compiled.stdout and compiled.stdout, rebuilt
 
 
 @pytest.mark.slow
