@@ -16,7 +16,7 @@ import statistics
 import time
 
 from nardy_cli.analysis.selfplay import play_game
-from nardy_cli.core import engine as engine_module
+from nardy_cli.core.engine import Engine
 from nardy_cli.core.rules import Rules
 from nardy_cli.replay import replay
 
@@ -26,8 +26,9 @@ def games_of(variant: str, bot: str, games: int, seed: int) -> list:
     return [play_game(Rules.preset(variant), rng, bot) for _ in range(games)]
 
 
-def per_turn(records: list, rounds: int) -> tuple[float, int, int, int]:
-    """Median µs per turn over ``rounds`` replays, and the turns, cascades and passed plays."""
+def per_turn(records: list, rounds: int) -> tuple[float, int, int, int, list]:
+    """Median µs per turn over ``rounds`` replays, the turns, cascades and passed plays, and the
+    replays themselves."""
     costs = []
     for _ in range(rounds):
         start = time.perf_counter()
@@ -37,32 +38,29 @@ def per_turn(records: list, rounds: int) -> tuple[float, int, int, int]:
     turns = sum(len(r.turns) for r in results)
     cascades = sum(turn.dice[0] == turn.dice[1] for r in results for turn in r.turns)
     passed = sum(len(r.passed_plays) for r in results)
-    return statistics.median(costs), turns, cascades, passed
+    return statistics.median(costs), turns, cascades, passed, results
 
 
-def ordered_cost(records: list, rounds: int) -> float:
+def ordered_cost(results: list, rounds: int) -> float:
     """Median µs per check of a cascade or of passed steps alone (``Engine.check`` of a double
-    or with passed steps: the fast check, and the full judge where it declines)."""
-    original = engine_module.Engine.check
+    or with passed steps: the fast check, and the full judge where it declines), each check made
+    again on the replayed turn's position (timing the calls from outside: a compiled replay's
+    calls cannot be wrapped)."""
+    checks = []
+    for result in results:
+        engine = Engine(result.rules)
+        checks += [(engine, turn.before, turn.dice, turn.moves, None) for turn in result.turns
+                   if turn.dice[0] == turn.dice[1]]
+        passes = [turn.passed for turn in result.turns if turn.passed]
+        if len(passes) == len(result.passed_plays):  # each pass played, in order
+            checks += [(engine, play.before, play.dice, play.moves, steps)
+                       for play, steps in zip(result.passed_plays, passes)]
     costs = []
     for _ in range(rounds):
-        spent, calls = 0.0, 0
-
-        def timed(self, position, dice, moves, passed=None):  # type: ignore[no-untyped-def]
-            nonlocal spent, calls
-            start = time.perf_counter()
-            verdict = original(self, position, dice, moves, passed)
-            if dice[0] == dice[1] or passed is not None:
-                spent, calls = spent + time.perf_counter() - start, calls + 1
-            return verdict
-
-        engine_module.Engine.check = timed  # type: ignore[method-assign]
-        try:
-            for record in records:
-                replay(record)
-        finally:
-            engine_module.Engine.check = original  # type: ignore[method-assign]
-        costs.append(spent / max(calls, 1) * 1e6)
+        start = time.perf_counter()
+        for engine, position, dice, moves, passed in checks:
+            engine.check(position, dice, moves, passed)
+        costs.append((time.perf_counter() - start) / max(len(checks), 1) * 1e6)
     return statistics.median(costs)
 
 
@@ -72,11 +70,10 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
     for bot in ("random", "greedy"):
-        long_cost, long_turns, _, _ = per_turn(games_of("long", bot, args.games, 11), args.rounds)
-        records = games_of("gulbara", bot, args.games, 11)
-        cost, turns, cascades, passed = per_turn(records, args.rounds)
+        long_cost, long_turns, _, _, _ = per_turn(games_of("long", bot, args.games, 11), args.rounds)
+        cost, turns, cascades, passed, results = per_turn(games_of("gulbara", bot, args.games, 11), args.rounds)
         print(f"{bot:6} gulbara: {cost:7.0f} µs/turn over {turns} turns ({cascades} cascades, {passed} passed plays); "
-              f"cascade or passed check alone {ordered_cost(records, args.rounds):7.0f} µs; "
+              f"cascade or passed check alone {ordered_cost(results, args.rounds):7.0f} µs; "
               f"long nardy: {long_cost:5.0f} µs/turn over {long_turns} turns")
 
 
