@@ -22,6 +22,9 @@ from nardy_cli.record import InputError
 from nardy_cli.reporting.labels import LANGS
 from nardy_cli.run.parallel import ClusterError
 
+EXIT_FINDINGS, EXIT_INPUT = 1, 2
+"""The exit statuses of every command besides 0: findings (what they are is the command's), and
+an input that cannot be read or a command misused (see :meth:`~nardy_cli.cli.task.CorpusTask.exit`)."""
 
 @dataclass(frozen=True)
 class Corpus:

@@ -13,7 +13,7 @@ import click
 
 from nardy_cli.analysis import bearoff
 from nardy_cli.analysis.aggregates import Aggregates, RowSink, game_stats, summed
-from nardy_cli.cli.options import Corpus
+from nardy_cli.cli.options import EXIT_FINDINGS, EXIT_INPUT, Corpus
 from nardy_cli.core.rules import RulesError, check_overrides
 from nardy_cli.core.variants import NAMES as VARIANT_NAMES
 from nardy_cli.record import InputErrorBudget
@@ -23,8 +23,6 @@ from nardy_cli.run.corpus import CorpusGame, iter_games
 from nardy_cli.run.parallel import map_games, replayed
 
 R = TypeVar("R")
-
-EXIT_FINDINGS, EXIT_INPUT = 1, 2
 
 # Games a work unit when turn rows are written: a unit's rows (about 100 a game) wait in memory
 # until the parent writes them, up to two units a worker.
