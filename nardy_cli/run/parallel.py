@@ -35,9 +35,7 @@ of an archive's members.
 """
 from __future__ import annotations
 
-import ctypes
 import importlib
-import multiprocessing
 import os
 import signal
 import sys
@@ -45,13 +43,12 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Generator, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import partial
 from itertools import chain, count
 from types import ModuleType
-from typing import Any, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from nardy_cli import notations
 from nardy_cli.files.sources import READ_HOOKS, STDIN, Source, read_bytes, read_lines, split_lines
@@ -66,6 +63,9 @@ from nardy_cli.run.corpus import (
     no_game_message,
     open_source,
 )
+
+if TYPE_CHECKING:
+    from multiprocessing.context import BaseContext
 
 R = TypeVar("R")
 Task = Callable[[CorpusGame], R]
@@ -450,6 +450,8 @@ def map_games(paths: list[str] | tuple[str, ...], task: Task[R], *, jobs: int | 
                                allow_empty=allow_empty):
             yield task(game)
         return
+    from concurrent.futures import ProcessPoolExecutor  # for a pool only: with multiprocessing, 15 ms to import
+
     context = _process_context()
     parent = None if context.get_start_method() == "forkserver" else os.getpid()  # else the forkserver is
     pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_end_with_parent, initargs=(parent,))
@@ -475,6 +477,8 @@ def _end_with_parent(parent: int | None) -> None:
     parent = parent or os.getppid()
     READ_HOOKS.clear()  # a forked worker's copy: the parent's progress bar counts what its workers read
     if sys.platform.startswith("linux"):
+        import ctypes
+
         try:
             ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
         except (OSError, AttributeError):  # no prctl: the watchdog alone
@@ -491,9 +495,11 @@ def _watch_parent(parent: int) -> None:
     os._exit(1)
 
 
-def _process_context() -> multiprocessing.context.BaseContext:
+def _process_context() -> BaseContext:
     """Forked workers on Linux, which start at once; but a process running other threads (a Dask
     client, a notebook) is not forked: its workers start afresh and import the caller's main module."""
+    import multiprocessing
+
     if sys.platform.startswith("linux") and threading.active_count() == 1:
         return multiprocessing.get_context("fork")
     methods = multiprocessing.get_all_start_methods()
