@@ -27,7 +27,7 @@ COMMANDS = {
 }
 """Every command, by name: the module and attribute of its Click command. A command's module is
 imported only when that command runs (or ``nardy --help`` lists it): start-up is most of the time
-of a small run, and the commands between them import most of the library."""
+of a small run, and all the commands together import most of the library."""
 
 
 class _Guarded(click.Group):

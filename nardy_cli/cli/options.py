@@ -24,6 +24,7 @@ EXIT_FINDINGS, EXIT_INPUT = 1, 2
 """The exit statuses of every command besides 0: findings (what they are is the command's), and
 an input that cannot be read or a command misused (see :meth:`~nardy_cli.cli.task.CorpusTask.exit`)."""
 
+
 @dataclass(frozen=True)
 class Corpus:
     """What a command over a corpus was asked to read and how: the inputs (``PATH...``,

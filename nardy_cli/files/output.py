@@ -54,7 +54,7 @@ def atomic_output(path: str | None, *, force: bool = False, inputs: tuple[str, .
     directory = os.path.dirname(target) or "."
     prefix = f".{os.path.basename(target)}."
     _remove_stale(directory, prefix)
-    import tempfile  # for an output file only: 3 ms to import, as much as a small command's work
+    import tempfile  # for an output file only: importing it takes 3 ms
 
     try:
         handle = tempfile.NamedTemporaryFile("w", encoding="utf-8", newline=newline, dir=directory,

@@ -3,7 +3,7 @@
 Reading a corpus is measured in bytes of its input files read from disk against their total
 size (compressed files by their compressed size, archive members by theirs): the number of
 games is not known before they are all read. Self-play is measured in games. tqdm is imported
-only to show a bar: importing it takes longer than a small run's work.
+only to show a bar: importing it takes about 13 ms (it reads its version from the package metadata).
 """
 from __future__ import annotations
 
