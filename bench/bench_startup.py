@@ -1,6 +1,7 @@
 """Start-up of the ``nardy`` commands: wall time and peak memory of a whole run of small commands,
 where importing is most of the work (a text board should start as fast as ``nardy moves``;
-only the pictures need matplotlib, and none of these needs pandas).
+only the pictures need matplotlib, and only stats's tables need pandas). The empty inputs
+measure start-up alone.
 
 Prints medians of ``--repeat`` runs, never asserts.
 
@@ -23,11 +24,17 @@ NARDY = str(Path(sys.executable).parent / "nardy")
 
 
 def commands(folder: str) -> dict[str, list[str]]:
+    empty = os.path.join(folder, "empty.ntn")  # start-up and nothing else
+    Path(empty).touch()
     return {
         "moves long 66": ["moves", "long", "66"],
         "show (text board)": ["show", SAMPLE, "--game", "2", "--turn", "10"],
         "show --position": ["show", "--position", "long w 24x14,18 24x15 b", "--dice", "63"],
+        "validate (empty)": ["validate", empty, "--allow-empty", "--jobs", "1"],
+        "validate -j2 (empty)": ["validate", empty, "--allow-empty", "--jobs", "2"],
+        "convert (empty)": ["convert", empty, "--allow-empty", "--to", "ntn", "--jobs", "1"],
         "validate (6 games)": ["validate", SAMPLE],
+        "stats (6 games)": ["stats", SAMPLE, "--jobs", "1"],
         "show -o board.png": ["show", SAMPLE, "--game", "2", "-o", f"{folder}/board.png", "--force"],
     }
 

@@ -11,11 +11,16 @@ SAMPLE = "sample_games/long/club-evening.ntn"
 
 
 def test_the_group_holds_every_command():
-    assert sorted(cli.commands) == ["analyse", "convert", "find", "generate", "moves", "plot", "rate", "show",
-                                    "stats", "validate"]
-    plot = cli.commands["plot"]
+    ctx = click.Context(cli)
+    assert cli.list_commands(ctx) == ["analyse", "convert", "find", "generate", "moves", "plot", "rate", "show",
+                                      "stats", "validate"]
+    for name in cli.list_commands(ctx):  # each loaded from its module, under its own name
+        command = cli.get_command(ctx, name)
+        assert isinstance(command, click.Command) and command.name == name
+    plot = cli.get_command(ctx, "plot")
     assert isinstance(plot, click.Group)
     assert sorted(plot.commands) == ["dice", "first-mover", "lengths", "outcomes", "race"]
+    assert cli.get_command(ctx, "nosuch") is None
 
 
 def test_pass_corpus_gathers_the_corpus_options_into_one_object():

@@ -1,10 +1,10 @@
 """Round trips between notations over the real corpus and the samples, and `nardy convert`,
 whose output is the same with worker processes or on Dask as in one process."""
+import concurrent.futures
 import copy
 import io
 import json
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from functools import cache, partial
 
 import jsonschema
@@ -177,7 +177,7 @@ def test_two_jobs_on_real_match_files(target, one_job):
     assert converted(MATCHES, target, "--jobs", "2") == expected
 
 
-class CountingPool(ProcessPoolExecutor):
+class CountingPool(concurrent.futures.ProcessPoolExecutor):
     """A process pool that counts the work units submitted to it."""
 
     submitted = 0
@@ -191,7 +191,7 @@ class CountingPool(ProcessPoolExecutor):
 @pytest.mark.parametrize("target", exports.TARGETS)
 def test_files_cut_into_chunks_write_what_one_job_writes(target, one_job, monkeypatch):
     monkeypatch.setattr(cli_module, "map_games", partial(parallel.map_games, chunk_games=3))
-    monkeypatch.setattr(parallel, "ProcessPoolExecutor", CountingPool)
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", CountingPool)  # imported by map_games
     monkeypatch.setattr(CountingPool, "submitted", 0)
     assert converted(SAMPLES, target, "--jobs", "2") == one_job(SAMPLES, target)
     assert CountingPool.submitted > 409 / 3  # the 409 sample games, three games a unit at most

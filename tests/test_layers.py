@@ -192,11 +192,16 @@ cli()
 """
 
 
-def command_modules(*args: str) -> set[str]:
-    """The top-level packages loaded by a ``nardy`` command run in a fresh interpreter."""
+def loaded_by_command(*args: str) -> set[str]:
+    """The modules loaded by a ``nardy`` command run in a fresh interpreter."""
     run = subprocess.run([sys.executable, "-c", _COMMAND, *args], capture_output=True, text=True, cwd=PACKAGE.parent)
     assert run.returncode in (0, 1), run.stderr  # 1: the sample corpus has illegal moves
-    return {module.split(".")[0] for module in json.loads(run.stderr.splitlines()[-1])}
+    return set(json.loads(run.stderr.splitlines()[-1]))
+
+
+def command_modules(*args: str) -> set[str]:
+    """The top-level packages loaded by a ``nardy`` command run in a fresh interpreter."""
+    return {module.split(".")[0] for module in loaded_by_command(*args)}
 
 
 @pytest.mark.parametrize("args", [
@@ -220,3 +225,39 @@ def test_a_command_that_draws_nothing_loads_no_heavy_library(args):
 def test_a_board_picture_loads_matplotlib_but_not_pandas(tmp_path):
     loaded = command_modules("show", SAMPLE, "--game", "2", "-o", str(tmp_path / "board.png"))
     assert "matplotlib" in loaded and not loaded & {"pandas", "pyarrow"}
+
+
+# --- what a small command leaves unloaded ---------------------------------------------------
+
+ON_DEMAND = frozenset({
+    "tqdm",  # a progress bar, on a terminal only
+    "multiprocessing", "concurrent.futures",  # a pool, for more than one work unit
+    "tempfile",  # an output file
+    "nardy_cli.reporting.russian",  # --lang ru
+    "nardy_cli.analysis.aggregates",  # the statistics of stats, plot and rate
+    "nardy_cli.notations.gnubg_ids",  # a Position ID or XGID
+})
+"""What the small commands below load only when an option or their input asks for it: each takes
+milliseconds to import, and start-up is most of a small run."""
+
+
+@pytest.mark.parametrize("args", [
+    ("moves", "long", "66"),
+    ("show", SAMPLE, "--game", "2", "--turn", "10"),
+    ("validate", SAMPLE),
+    ("validate", SAMPLE, "--format", "json", "--jobs", "2"),
+    ("convert", SAMPLE, "--to", "sgf"),
+], ids=" ".join)
+def test_a_small_command_loads_its_own_module_and_nothing_on_demand(args):
+    loaded = loaded_by_command(*args)
+    shared = {"nardy_cli.cli.main", "nardy_cli.cli.options", "nardy_cli.cli.task"}
+    assert {module for module in loaded if module.startswith("nardy_cli.cli.")} - shared == {f"nardy_cli.cli.{args[0]}"}
+    assert not loaded & ON_DEMAND
+
+
+def test_what_is_loaded_on_demand_is_loaded_when_asked(tmp_path):
+    assert "nardy_cli.reporting.russian" in loaded_by_command("validate", SAMPLE, "--lang", "ru")
+    assert "nardy_cli.notations.gnubg_ids" in loaded_by_command("moves", "4HPwATDgc/ABMA", "52")
+    assert "tempfile" in loaded_by_command("convert", SAMPLE, "--to", "sgf", "-o", str(tmp_path / "out.sgf"))
+    loaded = loaded_by_command("validate", SAMPLE, "sample_games/long/club-evening.ntn", "--jobs", "2")
+    assert {"multiprocessing", "concurrent.futures"} <= loaded

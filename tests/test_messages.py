@@ -1,6 +1,7 @@
 """What a user reads: rule options, tags, finding messages, convert's notation and exit status, help."""
 import warnings
 
+import click
 import pytest
 from click.testing import CliRunner
 
@@ -159,9 +160,11 @@ def test_convert_reports_repairs_and_exits_1(tmp_path):
 
 
 def commands(group, prefix=()):
-    for name, command in group.commands.items():
+    ctx = click.Context(group)
+    for name in group.list_commands(ctx):
+        command = group.get_command(ctx, name)
         yield prefix + (name,), command
-        if hasattr(command, "commands"):
+        if isinstance(command, click.Group):
             yield from commands(command, prefix + (name,))
 
 

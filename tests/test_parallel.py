@@ -2,6 +2,7 @@
 processes and on a Dask cluster, whatever the cuts of the inputs, as the sequential run."""
 from __future__ import annotations
 
+import concurrent.futures
 import gzip
 import io
 import json
@@ -238,6 +239,32 @@ def test_the_progress_bar_counts_what_the_workers_read(corpus):
         finally:
             READ_HOOKS.remove(read.append)
     assert sum(counts[2]) == sum(counts[1]) >= sum(Path(path).stat().st_size for path in corpus["mat"])
+
+
+def test_a_single_unit_runs_here_without_a_pool(corpus, monkeypatch):
+    """A pool would only start its processes to run one work unit (one small file) on one of them:
+    that unit runs here, with the figures and the bytes read of a worker's run."""
+    pools = []
+
+    class Pool(concurrent.futures.ProcessPoolExecutor):
+        def __init__(self, *args, **kwargs):
+            pools.append(self)
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Pool)
+    array, missing = corpus["generated"][6], corpus["generated"][3]  # a JSON document, read whole; no file
+    for paths, chunk_games, pooled in (([array], 500, False), (corpus["big"], 500, False), ([missing], 500, False),
+                                       (corpus["big"], 10, True)):
+        read: list[int] = []
+        READ_HOOKS.append(read.append)
+        try:
+            figures = validation(paths, jobs=2, chunk_games=chunk_games)
+        finally:
+            READ_HOOKS.remove(read.append)
+        assert figures == sequential(paths)
+        assert sum(read) == sum(Path(path).stat().st_size for path in paths if Path(path).exists())
+        assert bool(pools) == pooled, paths
+        pools.clear()
 
 
 @pytest.mark.slow

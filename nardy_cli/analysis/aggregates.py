@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from nardy_cli.analysis import SIDE_KEYS
 from nardy_cli.analysis.luck import LuckSums, TurnLuck, game_luck
 from nardy_cli.analysis.play_quality import Quality, QualityTotals, game_quality
 from nardy_cli.analysis.positions import position_columns
@@ -28,7 +29,6 @@ GROUPINGS = ("player", "event", "variant", "file", "match")
 MONEY = "(money)"  # the match group of money games
 SCORED = ("oin", "mars", "home-mars", "koks")
 OUTCOMES = SCORED + ("resign", "drop", "draw", "unfinished")
-SIDE_KEYS = {WHITE: "white", BLACK: "black"}  # per-side column suffixes and label keys
 FINDINGS_KEPT = 500  # findings a report lists; the rest are only counted
 MATCHES_KEPT = 500  # matches a report lists; matches.csv has them all
 

@@ -8,6 +8,7 @@ from typing import Any
 import click
 
 from nardy_cli.cli.options import (
+    EXIT_INPUT,
     Corpus,
     format_option,
     input_options,
@@ -16,7 +17,7 @@ from nardy_cli.cli.options import (
     rule_option,
     usage_errors,
 )
-from nardy_cli.cli.task import EXIT_INPUT, CorpusTask
+from nardy_cli.cli.task import CorpusTask
 from nardy_cli.reporting.printed import format_rows
 from nardy_cli.run import progress
 

@@ -1,7 +1,8 @@
-"""The ``nardy`` command: one Click group, and every command added to it here, each a thin
-layer over the library in a module of its own."""
+"""The ``nardy`` command: one Click group, and every command of it, each a thin layer over the
+library in a module of its own, named in :data:`COMMANDS`."""
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 from contextlib import suppress
@@ -9,22 +10,39 @@ from typing import Any
 
 import click
 
-from nardy_cli.cli.analyse import analyse
-from nardy_cli.cli.convert import convert
-from nardy_cli.cli.find import find
-from nardy_cli.cli.generate import generate_command
-from nardy_cli.cli.moves import moves
-from nardy_cli.cli.plot import plot
-from nardy_cli.cli.rate import rate
-from nardy_cli.cli.show import show
-from nardy_cli.cli.stats import stats_command
-from nardy_cli.cli.task import EXIT_INPUT
-from nardy_cli.cli.validate import validate
+from nardy_cli.cli.options import EXIT_INPUT
 from nardy_cli.files.output import Terminated
+
+COMMANDS = {
+    "analyse": "nardy_cli.cli.analyse:analyse",
+    "convert": "nardy_cli.cli.convert:convert",
+    "find": "nardy_cli.cli.find:find",
+    "generate": "nardy_cli.cli.generate:generate_command",
+    "moves": "nardy_cli.cli.moves:moves",
+    "plot": "nardy_cli.cli.plot:plot",
+    "rate": "nardy_cli.cli.rate:rate",
+    "show": "nardy_cli.cli.show:show",
+    "stats": "nardy_cli.cli.stats:stats_command",
+    "validate": "nardy_cli.cli.validate:validate",
+}
+"""Every command, by name: the module and attribute of its Click command. A command's module is
+imported only when that command runs (or ``nardy --help`` lists it): start-up is most of the time
+of a small run, and all the commands together import most of the library."""
 
 
 class _Guarded(click.Group):
-    """A group whose commands never end in a traceback, unless ``--debug`` asks for one."""
+    """A group whose commands never end in a traceback, unless ``--debug`` asks for one, and
+    whose commands are loaded from :data:`COMMANDS` when asked for (Click's lazy group)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*self.commands, *COMMANDS})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in COMMANDS:
+            return super().get_command(ctx, cmd_name)
+        module, _, name = COMMANDS[cmd_name].partition(":")
+        command: click.Command = getattr(importlib.import_module(module), name)
+        return command
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -72,7 +90,3 @@ def _fail(ctx: click.Context, message: str) -> None:
 def cli(ctx: click.Context, debug: bool) -> None:
     """Replay, validate, analyse and convert records of long, short and crazy nardy."""
     ctx.meta["nardy.debug"] = debug
-
-
-for command in (moves, generate_command, convert, validate, stats_command, plot, show, rate, find, analyse):
-    cli.add_command(command)

@@ -17,10 +17,12 @@ from nardy_cli.core.rules import RulesError, option_values
 from nardy_cli.core.variants import NAMES as VARIANT_NAMES
 from nardy_cli.files.output import OutputError
 from nardy_cli.files.sources import check_encoding
-from nardy_cli.notations.gnubg_ids import short_position
 from nardy_cli.record import InputError
 from nardy_cli.reporting.labels import LANGS
-from nardy_cli.run.parallel import ClusterError
+
+EXIT_FINDINGS, EXIT_INPUT = 1, 2
+"""The exit statuses of every command besides 0: findings (what they are is the command's), and
+an input that cannot be read or a command misused (see :meth:`~nardy_cli.cli.task.CorpusTask.exit`)."""
 
 
 @dataclass(frozen=True)
@@ -55,12 +57,13 @@ def pass_corpus(function: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def usage_errors(function: Callable[..., Any]) -> Callable[..., Any]:
-    """Turn the library's input errors into clear messages and exit status 2, never a traceback."""
+    """Turn the library's input errors into clear messages and exit status 2, never a traceback
+    (and :meth:`~nardy_cli.cli.task.CorpusTask.map` a ``--dask`` that cannot be used)."""
     @wraps(function)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return function(*args, **kwargs)
-        except (RulesError, PositionError, OutputError, notations.UnknownFormat, ClusterError) as error:
+        except (RulesError, PositionError, OutputError, notations.UnknownFormat) as error:
             raise click.UsageError(str(error)) from None
     return wrapper
 
@@ -188,6 +191,8 @@ def parse_position(text: str) -> Position:
             short = " (backgammon is 'short')" if text == "backgammon" else ""
             raise PositionError(f"unknown position {text!r}{short}: expected 'long' or 'short' for the start, a "
                                 "quoted position like 'long w 24x14,18 24x15 b', a GNU Position ID or an XGID")
+        from nardy_cli.notations.gnubg_ids import short_position
+
         try:
             return short_position(text)
         except ValueError as error:

@@ -7,24 +7,23 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from functools import partial
 from itertools import islice
-from typing import NoReturn, TypeVar
+from typing import TYPE_CHECKING, NoReturn, TypeVar
 
 import click
 
-from nardy_cli.analysis import bearoff
-from nardy_cli.analysis.aggregates import Aggregates, RowSink, game_stats, summed
-from nardy_cli.cli.options import Corpus
+from nardy_cli.cli.options import EXIT_FINDINGS, EXIT_INPUT, Corpus
 from nardy_cli.core.rules import RulesError, check_overrides
 from nardy_cli.core.variants import NAMES as VARIANT_NAMES
 from nardy_cli.record import InputErrorBudget
 from nardy_cli.replay import GameReplay, replay
 from nardy_cli.run import progress
 from nardy_cli.run.corpus import CorpusGame, iter_games
-from nardy_cli.run.parallel import map_games, replayed
+from nardy_cli.run.parallel import ClusterError, map_games, replayed
+
+if TYPE_CHECKING:
+    from nardy_cli.analysis.aggregates import Aggregates, RowSink
 
 R = TypeVar("R")
-
-EXIT_FINDINGS, EXIT_INPUT = 1, 2
 
 # Games a work unit when turn rows are written: a unit's rows (about 100 a game) wait in memory
 # until the parent writes them, up to two units a worker.
@@ -61,15 +60,20 @@ class CorpusTask:
     def map(self, task: Callable[[CorpusGame], R], bar: progress.Reading | None = None,
             chunk_games: int | None = None) -> Iterator[R]:
         """``task(game)`` for every game, in corpus order, on ``--jobs`` processes or ``--dask``
-        (see :func:`~nardy_cli.run.parallel.map_games`), each counted on ``bar``."""
+        (see :func:`~nardy_cli.run.parallel.map_games`), each counted on ``bar``. A ``--dask`` that
+        cannot be used is a usage error, as :func:`~nardy_cli.cli.options.usage_errors` makes the others
+        (caught here, where the module that raises it is loaded)."""
         corpus = self.corpus
         chunks = {} if chunk_games is None else {"chunk_games": chunk_games}
-        for result in map_games(corpus.paths, task, jobs=corpus.jobs or None, dask=corpus.dask,
-                                fmt=corpus.input_format, encoding=corpus.encoding, pattern=corpus.pattern,
-                                on_error=self.error, allow_empty=corpus.allow_empty, **chunks):
-            if bar is not None:
-                bar.game()
-            yield result
+        try:
+            for result in map_games(corpus.paths, task, jobs=corpus.jobs or None, dask=corpus.dask,
+                                    fmt=corpus.input_format, encoding=corpus.encoding, pattern=corpus.pattern,
+                                    on_error=self.error, allow_empty=corpus.allow_empty, **chunks):
+                if bar is not None:
+                    bar.game()
+                yield result
+        except ClusterError as error:
+            raise click.UsageError(str(error)) from None
 
     def replayed(self, build: Callable[[CorpusGame, GameReplay], R], bar: progress.Reading | None = None,
                  chunk_games: int | None = None) -> Iterator[R]:
@@ -98,6 +102,9 @@ def read_statistics(corpus: Corpus, sinks: Sequence[RowSink] = (),
     """The statistics of every game of ``corpus`` summed (see :func:`~nardy_cli.analysis.aggregates.summed`),
     with its rows handed to ``sinks`` (with turn rows unless ``with_turns`` is False), and the task
     that read them, to end with. How many games have a finding is said on standard error."""
+    from nardy_cli.analysis import bearoff  # the commands that sum statistics only
+    from nardy_cli.analysis.aggregates import game_stats, summed
+
     task = CorpusTask(corpus)
     bearoff.table()  # computed or read once, before the worker processes start
     build = partial(game_stats, with_turns=bool(sinks) if with_turns is None else with_turns)

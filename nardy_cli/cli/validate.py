@@ -21,7 +21,6 @@ from nardy_cli.cli.options import (
     usage_errors,
 )
 from nardy_cli.cli.task import CorpusTask
-from nardy_cli.reporting import russian
 from nardy_cli.run import progress
 
 
@@ -42,6 +41,8 @@ def validate(corpus: Corpus, output_format: str, strict: bool, lang: str) -> Non
     Exit status: 0 when every game is legal, 1 when there is any finding, 2 when
     an input cannot be read or the command is misused.
     """
+    if lang == "ru":
+        from nardy_cli.reporting import russian  # the only command in Russian: its catalogue is large
     task = CorpusTask(corpus)
     run = Certification()
     summary = run.summary

@@ -6,7 +6,6 @@ import re
 import signal
 import stat
 import sys
-import tempfile
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
@@ -55,6 +54,8 @@ def atomic_output(path: str | None, *, force: bool = False, inputs: tuple[str, .
     directory = os.path.dirname(target) or "."
     prefix = f".{os.path.basename(target)}."
     _remove_stale(directory, prefix)
+    import tempfile  # for an output file only: importing it takes 3 ms
+
     try:
         handle = tempfile.NamedTemporaryFile("w", encoding="utf-8", newline=newline, dir=directory,
                                              prefix=f"{prefix}{os.getpid()}-", suffix=".tmp", delete=False)

@@ -346,10 +346,11 @@ def _unreadable(name: str, message: str) -> Source:
 
 
 def iter_sources(paths: list[str] | tuple[str, ...], *, pattern: str | None = None,
-                 extensions: tuple[str, ...] = (), allow_empty: bool = False) -> Iterator[Source]:
+                 extensions: Callable[[], tuple[str, ...]] = tuple, allow_empty: bool = False) -> Iterator[Source]:
     """The inputs named by ``paths``: ``-`` is standard input, directories are walked
     and ``.zip`` archives read like directories: their files whose name or path matches
-    ``pattern`` (in any case), else those with one of ``extensions``, compressed or not.
+    ``pattern`` (in any case), else those with one of the ``extensions()``, compressed or not
+    (asked only there: telling them may import every notation).
 
     A path that does not exist, or a directory or archive named by the user that holds
     no file to read (unless ``allow_empty``), raises :class:`InputError`; a damaged archive
@@ -365,12 +366,13 @@ def iter_sources(paths: list[str] | tuple[str, ...], *, pattern: str | None = No
             yield Source(path, functools.partial(_open_file, path))
             continue
         found = False
-        for source in _tree_sources(path, pattern, extensions) if os.path.isdir(path) \
-                else _zip_sources(path, pattern, extensions):
+        wanted = extensions()
+        for source in _tree_sources(path, pattern, wanted) if os.path.isdir(path) \
+                else _zip_sources(path, pattern, wanted):
             found = True
             yield source
         if not found and not allow_empty:
-            what = f"matches --glob {pattern!r}" if pattern else f"ends with {', '.join(extensions)}"
+            what = f"matches --glob {pattern!r}" if pattern else f"ends with {', '.join(wanted)}"
             raise InputError(f"{path}: no file here {what}; name the files to read with --glob, e.g. '*.txt' "
                              "(or add --allow-empty to accept it)")
 

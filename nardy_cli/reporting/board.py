@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from nardy_cli.analysis.aggregates import SIDE_KEYS
+from nardy_cli.analysis import SIDE_KEYS
 from nardy_cli.core.engine import sequence_text
 from nardy_cli.core.moves import point_name
 from nardy_cli.core.position import Position, opposite_point

@@ -83,10 +83,10 @@ def iter_inputs(paths: list[str] | tuple[str, ...], *, encoding: str | None = No
         except InputError as error:
             yield error
             return
-    extensions = notations.known_extensions()
     for path in paths:
         try:
-            yield from list(iter_sources([path], pattern=pattern, extensions=extensions, allow_empty=allow_empty))
+            yield from list(iter_sources([path], pattern=pattern, extensions=notations.known_extensions,
+                                         allow_empty=allow_empty))
         except InputError as error:
             yield error
 

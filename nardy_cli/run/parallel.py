@@ -35,9 +35,7 @@ of an archive's members.
 """
 from __future__ import annotations
 
-import ctypes
 import importlib
-import multiprocessing
 import os
 import signal
 import sys
@@ -45,13 +43,12 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Generator, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import partial
-from itertools import chain, count
+from itertools import chain, count, islice
 from types import ModuleType
-from typing import Any, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from nardy_cli import notations
 from nardy_cli.files.sources import READ_HOOKS, STDIN, Source, read_bytes, read_lines, split_lines
@@ -66,6 +63,9 @@ from nardy_cli.run.corpus import (
     no_game_message,
     open_source,
 )
+
+if TYPE_CHECKING:
+    from multiprocessing.context import BaseContext
 
 R = TypeVar("R")
 Task = Callable[[CorpusGame], R]
@@ -431,10 +431,10 @@ def map_games(paths: list[str] | tuple[str, ...], task: Task[R], *, jobs: int | 
     An input without a game goes to ``on_error`` unless ``allow_empty``, as there.
 
     ``task`` must pickle (a module-level function, or a :func:`functools.partial` of one) and so must
-    its results. It runs in ``jobs`` worker processes (default: every core; 1: here, without a pool),
-    or on Dask workers when ``dask`` is ``local``, ``local:N``, a scheduler address (see
-    :func:`dask_client`) or a running ``Client``. At most two units a worker are in flight: memory
-    does not grow with the corpus.
+    its results. It runs in ``jobs`` worker processes (default: every core; 1, or inputs that make a
+    single work unit, such as one small file: here, without a pool), or on Dask workers when ``dask``
+    is ``local``, ``local:N``, a scheduler address (see :func:`dask_client`) or a running ``Client``.
+    At most two units a worker are in flight: memory does not grow with the corpus.
     """
     if dask is not None:
         local = isinstance(dask, str) and dask.partition(":")[0] == "local"  # workers that see these files
@@ -450,17 +450,43 @@ def map_games(paths: list[str] | tuple[str, ...], task: Task[R], *, jobs: int | 
                                allow_empty=allow_empty):
             yield task(game)
         return
+    work = _work(paths, fmt, encoding, pattern, chunk_games, allow_empty)
+    first = list(islice(work, 2))
+    if len(first) < 2:  # a pool would only start its processes to run this one unit on one of them
+        yield from _gather(iter(first), _RunHere, 1, task, on_error, allow_empty)
+        return
+    from concurrent.futures import ProcessPoolExecutor  # for a pool only: with multiprocessing, 13 ms to import
+
     context = _process_context()
     parent = None if context.get_start_method() == "forkserver" else os.getpid()  # else the forkserver is
     pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_end_with_parent, initargs=(parent,))
     try:
-        yield from _gather(_work(paths, fmt, encoding, pattern, chunk_games, allow_empty), pool.submit,
-                           IN_FLIGHT_PER_WORKER * workers, task, on_error, allow_empty)
+        yield from _gather(chain(first, work), pool.submit, IN_FLIGHT_PER_WORKER * workers, task, on_error,
+                           allow_empty)
     finally:
         # closed when collected, this generator may be finalised in the pool's own thread (after an
         # error left it unfinished): that thread cannot wait for itself
         manager = getattr(pool, "_executor_manager_thread", None)
         pool.shutdown(wait=threading.current_thread() is not manager, cancel_futures=True)
+
+
+class _RunHere:
+    """A unit's result worked out at once in this process, as a worker would: what it reads is not
+    counted on the progress bar again (the parent counts what its workers read, see :func:`_gather`)."""
+
+    def __init__(self, function: Callable[..., Any], *args: Any) -> None:
+        hooks = READ_HOOKS[:]
+        READ_HOOKS.clear()
+        try:
+            self.value = function(*args)
+        finally:
+            READ_HOOKS[:] = hooks
+
+    def result(self) -> Any:
+        return self.value
+
+    def cancel(self) -> bool:
+        return False
 
 
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
@@ -475,6 +501,8 @@ def _end_with_parent(parent: int | None) -> None:
     parent = parent or os.getppid()
     READ_HOOKS.clear()  # a forked worker's copy: the parent's progress bar counts what its workers read
     if sys.platform.startswith("linux"):
+        import ctypes
+
         try:
             ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
         except (OSError, AttributeError):  # no prctl: the watchdog alone
@@ -491,9 +519,11 @@ def _watch_parent(parent: int) -> None:
     os._exit(1)
 
 
-def _process_context() -> multiprocessing.context.BaseContext:
+def _process_context() -> BaseContext:
     """Forked workers on Linux, which start at once; but a process running other threads (a Dask
     client, a notebook) is not forked: its workers start afresh and import the caller's main module."""
+    import multiprocessing
+
     if sys.platform.startswith("linux") and threading.active_count() == 1:
         return multiprocessing.get_context("fork")
     methods = multiprocessing.get_all_start_methods()

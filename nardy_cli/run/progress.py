@@ -2,7 +2,8 @@
 
 Reading a corpus is measured in bytes of its input files read from disk against their total
 size (compressed files by their compressed size, archive members by theirs): the number of
-games is not known before they are all read. Self-play is measured in games.
+games is not known before they are all read. Self-play is measured in games. tqdm is imported
+only to show a bar: importing it takes about 13 ms (it reads its version from the package metadata).
 """
 from __future__ import annotations
 
@@ -11,12 +12,13 @@ import sys
 import zipfile
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, nullcontext
-from typing import Any, TypeVar
-
-from tqdm import tqdm
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from nardy_cli.files.sources import READ_HOOKS, Source
 from nardy_cli.run.corpus import iter_inputs
+
+if TYPE_CHECKING:
+    from tqdm import tqdm
 
 T = TypeVar("T")
 
@@ -63,7 +65,7 @@ class Reading:
 
     def printing(self) -> Any:
         """A context in which to print to standard output: the bar steps aside meanwhile."""
-        return tqdm.external_write_mode(file=sys.stdout) if self.bar is not None else nullcontext()
+        return self.bar.external_write_mode(file=sys.stdout) if self.bar is not None else nullcontext()
 
 
 @contextmanager
@@ -72,6 +74,8 @@ def reading(paths: Iterable[str], pattern: str | None, label: str, *, show: bool
     if not show:
         yield Reading(None)
         return
+    from tqdm import tqdm
+
     bar = tqdm(total=input_size(paths, pattern), desc=label, unit="B", unit_scale=True, unit_divisor=1024,
                file=sys.stderr, leave=False, dynamic_ncols=True)
     READ_HOOKS.append(bar.update)
@@ -87,6 +91,8 @@ def counting(items: Iterable[T], total: int, label: str, unit: str, *, show: boo
     if not show:
         yield from items
         return
+    from tqdm import tqdm
+
     with tqdm(items, total=total, desc=label, unit=unit, file=sys.stderr, leave=False,
               dynamic_ncols=True) as bar:
         yield from bar
