@@ -22,13 +22,14 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from bench_scale import Run, machine_context, timed
-
 ROOT = Path(__file__).resolve().parent.parent
 CORPORA = (ROOT.parent / "shared" / "corpora" / "bglab-sample", Path("/work/shared/corpora/bglab-sample"))
-sys.path.insert(0, str(ROOT / "tests"))
+# bench/ itself too: with PYTHONSAFEPATH (the tests' pure-Python runs) a script's folder is not on the path
+sys.path[:0] = [str(ROOT / "bench"), str(ROOT / "tests")]
 
-from gnubg_judge import GNUBG_CLI, run_gnubg  # noqa: E402  (a test helper: tests/ is put on the path above)
+from bench_scale import Run, machine_context, timed  # noqa: E402  (a sibling script)
+
+from gnubg_judge import GNUBG_CLI, run_gnubg  # noqa: E402  (a test helper)
 
 
 def gnubg_import_seconds(files: list[Path]) -> float:

@@ -18,9 +18,10 @@ from pathlib import Path
 import pytest
 
 import nardy_cli
+from locations import SAMPLES
 
 PACKAGE = Path(nardy_cli.__file__).parent
-SAMPLE = "sample_games/long/kazan-cup-2026.ntn"
+SAMPLE = str(SAMPLES / "long" / "kazan-cup-2026.ntn")
 
 LAYERS = ("core", "record", "notations", "replay", "matches", "files", "run", "analysis", "reporting", "cli")
 """Lowest first: a module may import its own layer and the layers before it. (``files`` needs only
@@ -259,5 +260,5 @@ def test_what_is_loaded_on_demand_is_loaded_when_asked(tmp_path):
     assert "nardy_cli.reporting.russian" in loaded_by_command("validate", SAMPLE, "--lang", "ru")
     assert "nardy_cli.notations.gnubg_ids" in loaded_by_command("moves", "4HPwATDgc/ABMA", "52")
     assert "tempfile" in loaded_by_command("convert", SAMPLE, "--to", "sgf", "-o", str(tmp_path / "out.sgf"))
-    loaded = loaded_by_command("validate", SAMPLE, "sample_games/long/club-evening.ntn", "--jobs", "2")
+    loaded = loaded_by_command("validate", SAMPLE, str(SAMPLES / "long" / "club-evening.ntn"), "--jobs", "2")
     assert {"multiprocessing", "concurrent.futures"} <= loaded

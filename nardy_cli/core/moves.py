@@ -215,7 +215,8 @@ def _parse_move(word: str, start: int) -> Move:
     count = int(repeat or 1)
     if not 1 <= count <= 4:
         raise PlaySyntaxError(f"repeat ({count}) must be 1-4", start)
-    return Move(tuple(path), tuple(hit for _, _, hit in landings), count)
+    return Move(tuple(path), tuple([hit for _, _, hit in landings]), count)  # from a list: a tuple made from
+    # a generator keeps room for more (the parse cache measures what its plays take)
 
 
 def _point_end(word: str, at: int) -> int:
