@@ -78,16 +78,21 @@ class TurnLuck(NamedTuple):
     bearoff: float | None
 
 
-def game_luck(result: GameReplay) -> tuple[dict[str, LuckSums], list[TurnLuck]]:
-    """Each side's :class:`LuckSums` of one game and the :class:`TurnLuck` of each of its rolls."""
+def game_luck(result: GameReplay, *, per_turn: bool = True) -> tuple[dict[str, LuckSums], list[TurnLuck]]:
+    """Each side's :class:`LuckSums` of one game and the :class:`TurnLuck` of each of its rolls
+    (none unless ``per_turn``)."""
     skip_first = first_roll_not_double(result.record, result.rules)
     sums: dict[str, LuckSums] = {}
-    per_turn = []
+    turns = []
     for turn in result.turns:
-        side = sums.setdefault(turn.side, LuckSums())
+        side = sums.get(turn.side)
+        if side is None:
+            side = sums[turn.side] = LuckSums()
+        first, second = turn.dice
         pips = None if skip_first and turn.turn == 1 else roll_pips(turn.dice)
         luck = bearoff_luck(turn)
-        per_turn.append(TurnLuck(pips, luck))
+        if per_turn:
+            turns.append(TurnLuck(pips, luck))
         if turn.legal:  # an illegal play says nothing of what the dice allowed
             side.turns += 1
             lost = turn.pips_lost
@@ -97,9 +102,9 @@ def game_luck(result: GameReplay) -> tuple[dict[str, LuckSums], list[TurnLuck]]:
             side.rolls += 1
             side.pips += pips
             side.pips_sq += pips * pips
-            side.doubles += turn.dice[0] == turn.dice[1]
+            side.doubles += first == second
         if luck is not None:
             side.bearoff_rolls += 1
             side.bearoff += luck
             side.bearoff_sq += luck * luck
-    return sums, per_turn
+    return sums, turns
