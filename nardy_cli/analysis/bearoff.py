@@ -161,15 +161,21 @@ def _write(path: Path) -> array:
 
 @lru_cache(maxsize=1)
 def table() -> BearoffTable:
-    """The table, mapped from the cache, or computed and cached when it is missing or damaged."""
+    """The table, mapped from the cache (read, where it cannot be mapped), or computed and cached
+    when it is missing or damaged."""
     path = cache_path()
     try:
         with open(path, "rb") as handle:
             if os.fstat(handle.fileno()).st_size != 8 * ENTRY * HOMES:
                 raise ValueError(f"{path}: not a bear-off table of {HOMES} positions")
-            return BearoffTable(memoryview(mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)).cast("d"))
-    except (OSError, ValueError):
-        return BearoffTable(memoryview(_write(path)).cast("B").cast("d"))
+            try:
+                return BearoffTable(memoryview(mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)).cast("d"))
+            except (OSError, ValueError):  # a file system that cannot map files
+                values = array("d")
+                values.fromfile(handle, ENTRY * HOMES)
+                return BearoffTable(memoryview(values))
+    except (OSError, EOFError, ValueError):
+        return BearoffTable(memoryview(_write(path)))
 
 
 class BearoffTable:
