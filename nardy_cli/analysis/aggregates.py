@@ -93,22 +93,21 @@ def game_row(game: CorpusGame, result: GameReplay, luck: dict[str, LuckSums] | N
         "turns": len(result.turns), "findings": len(result.findings),
     }
     hits = VARIANTS[result.rules.variant].hits
-    counts = {side: [0, 0, 0, 0] for side in SIDE_KEYS}  # pips lost, passes, doubles, hits
+    counts = {side: [0, 0, 0] for side in SIDE_KEYS}  # passes, doubles, hits
     for turn in result.turns:
         side_counts = counts[turn.side]
-        side_counts[0] += turn.pips_lost
-        side_counts[1] += turn.legal and turn.dice_used == 0
-        side_counts[2] += turn.dice[0] == turn.dice[1]
+        side_counts[0] += turn.legal and turn.dice_used == 0
+        side_counts[1] += turn.dice[0] == turn.dice[1]
         if hits:
-            side_counts[3] += turn.hits
+            side_counts[2] += turn.hits
     for side, name in SIDE_KEYS.items():
-        lost, passes, doubles, hit_count = counts[side]
+        passes, doubles, hit_count = counts[side]
+        sums = luck.get(side, LuckSums())
         row[f"pips_{name}"] = final.pips(side) if final else None
-        row[f"pips_lost_{name}"] = lost
+        row[f"pips_lost_{name}"] = sums.lost  # an illegal turn loses none
         row[f"passes_{name}"] = passes
         row[f"doubles_{name}"] = doubles
         row[f"hits_{name}"] = hit_count if hits else None
-        sums = luck.get(side, LuckSums())
         row[f"pips_rolled_{name}"] = sums.pips
         row[f"bearoff_luck_{name}"] = sums.bearoff if sums.bearoff_rolls else None
     row["pips_lost"] = row["pips_lost_white"] + row["pips_lost_black"]
