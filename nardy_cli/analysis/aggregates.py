@@ -54,6 +54,7 @@ TURN_COLUMNS: dict[str, str] = {
     "legal": "bool", "opening": "bool", "pips_white": "int", "pips_black": "int", "pip_lead": "int",
     "pips_rolled": "int", "bearoff_luck": "float", "position": "str", "gnubg_id": "str", "xgid": "str",
 }
+TurnValues = tuple[Any, ...]  # a row of the per-turn table: its values in TURN_COLUMNS order
 FINDING_COLUMNS: dict[str, str] = {  # the objects of nardy validate --format json
     "path": "str", "game": "int", "turn": "int", "move_number": "int", "side": "str", "line": "int",
     "column": "int", "code": "str", "message": "str", "option": "str", "action": "str", "rules": "str",
@@ -118,23 +119,26 @@ def game_row(game: CorpusGame, result: GameReplay, luck: dict[str, LuckSums] | N
     return row
 
 
-def turn_rows(game: CorpusGame, result: GameReplay, luck: list[TurnLuck] | None = None) -> list[dict[str, Any]]:
-    """The rows of the per-turn table for one game (see :data:`TURN_COLUMNS`); ``opening`` marks a
-    first roll that could not be a double; ``luck`` as :func:`game_luck` gives it."""
+def turn_values(game: CorpusGame, result: GameReplay, luck: list[TurnLuck] | None = None) -> list[TurnValues]:
+    """The rows of the per-turn table for one game, each the values of :data:`TURN_COLUMNS` in their
+    order (a third of a row's memory as a dict: rows wait in memory until they are written);
+    ``opening`` marks a first roll that could not be a double; ``luck`` as :func:`game_luck` gives it."""
     record = game.record
     opening = first_roll_not_double(record, result.rules)
     luck = game_luck(result)[1] if luck is None else luck
     rows = []
     for turn, roll in zip(result.turns, luck):
         white, black = turn.after.pips(WHITE), turn.after.pips(BLACK)
-        rows.append({
-            "file": game.source, "game": game.index, "turn": turn.turn, "side": turn.side,
-            "player": record.player(turn.side), "dice": f"{turn.dice[0]}{turn.dice[1]}", "play": turn.play,
-            "legal": turn.legal, "opening": opening and turn.turn == 1,
-            "pips_white": white, "pips_black": black, "pip_lead": black - white,
-            "pips_rolled": roll.pips, "bearoff_luck": roll.bearoff, **position_columns(turn.before, record),
-        })
+        rows.append((game.source, game.index, turn.turn, turn.side, record.player(turn.side),
+                     f"{turn.dice[0]}{turn.dice[1]}", turn.play, turn.legal, opening and turn.turn == 1,
+                     white, black, black - white, roll.pips, roll.bearoff,
+                     *position_columns(turn.before, record).values()))
     return rows
+
+
+def turn_rows(game: CorpusGame, result: GameReplay, luck: list[TurnLuck] | None = None) -> list[dict[str, Any]]:
+    """The rows of the per-turn table for one game (see :data:`TURN_COLUMNS` and :func:`turn_values`)."""
+    return [dict(zip(TURN_COLUMNS, values)) for values in turn_values(game, result, luck)]
 
 
 def game_rolls(game: CorpusGame, result: GameReplay) -> dict[str, tuple[int, ...]]:
@@ -156,7 +160,7 @@ class GameStats:
     rolls: dict[str, tuple[int, ...]]
     match: MatchGame | None = None  # None: not checked as a game of a match
     findings: tuple[dict[str, Any], ...] = ()
-    turns: tuple[dict[str, Any], ...] = ()
+    turns: tuple[TurnValues, ...] = ()  # see turn_values
     luck: dict[str, LuckSums] | None = None  # by side
     quality: dict[str, Quality] = field(default_factory=dict)  # by player, from the record's analysis
 
@@ -167,7 +171,7 @@ def game_stats(game: CorpusGame, result: GameReplay, *, with_turns: bool = False
     return GameStats(game_row(game, result, luck), game_rolls(game, result),
                      match_game(game.source, game.index, game.record, result),
                      tuple(finding_dict(game, str(result.rules), finding) for finding in result.findings),
-                     tuple(turn_rows(game, result, turn_luck)) if with_turns else (), luck,
+                     tuple(turn_values(game, result, turn_luck)) if with_turns else (), luck,
                      game_quality(game.record))
 
 

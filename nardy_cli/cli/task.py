@@ -28,7 +28,7 @@ EXIT_FINDINGS, EXIT_INPUT = 1, 2
 
 # Games a work unit when turn rows are written: a unit's rows (about 100 a game) wait in memory
 # until the parent writes them, up to two units a worker.
-TABLE_CHUNK_GAMES = 100
+TABLE_CHUNK_GAMES = 25
 
 
 class CorpusTask:
