@@ -1,5 +1,6 @@
-"""The per-game, per-turn and per-finding tables written as the games stream past: CSV or Parquet
-files that grow a batch at a time and appear, whole, when the run ends (see :func:`table_files`).
+"""The per-game, per-turn and per-finding tables written as the games stream past: CSV files that
+grow a batch at a time, or Parquet files whose batches are spooled to disk and written at the end;
+each appears, whole, when the run ends (see :func:`table_files`).
 
 Parquet needs pyarrow (``pip install 'nardy-cli[dask]'``); the tables read back with pandas,
 pyarrow or ``dask.dataframe.read_parquet`` for analyses beyond ``nardy stats``.
