@@ -121,7 +121,8 @@ def game_row(game: CorpusGame, result: GameReplay, luck: dict[str, LuckSums] | N
 
 def turn_values(game: CorpusGame, result: GameReplay, luck: list[TurnLuck] | None = None) -> list[TurnValues]:
     """The rows of the per-turn table for one game, each the values of :data:`TURN_COLUMNS` in their
-    order (a third of a row's memory as a dict: rows wait in memory until they are written);
+    order (two thirds of the memory of the same row as a dict: rows wait in memory until they
+    are written);
     ``opening`` marks a first roll that could not be a double; ``luck`` as :func:`game_luck` gives it."""
     record = game.record
     opening = first_roll_not_double(record, result.rules)
