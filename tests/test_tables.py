@@ -50,7 +50,7 @@ def test_parquet_tables_keep_the_types(per_game, tmp_path):
     assert games["hits_white"].isna().all()  # long nardy has no hits
     turns = pd.read_parquet(tmp_path / "new" / "turns.parquet")
     assert turns["legal"].dtype == bool and (~turns["legal"]).sum() == sum(
-        not row["legal"] for stats in per_game for row in stats.turns)
+        not dict(zip(TURN_COLUMNS, row))["legal"] for stats in per_game for row in stats.turns)
 
 
 def test_a_failed_run_leaves_no_table_and_old_tables_need_force(per_game, tmp_path):

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from nardy_cli.analysis import SIDE_KEYS
+from nardy_cli.analysis.bearoff import ROLLS
+from nardy_cli.analysis.bearoff import roll_index as roll_class
 from nardy_cli.analysis.luck import LuckSums, TurnLuck, game_luck
 from nardy_cli.analysis.play_quality import Quality, QualityTotals, game_quality
 from nardy_cli.analysis.positions import position_columns
@@ -33,7 +35,7 @@ FINDINGS_KEPT = 500  # findings a report lists; the rest are only counted
 MATCHES_KEPT = 500  # matches a report lists; matches.csv has them all
 
 # Unordered roll classes (11, 21, 22, ..., 66).
-ROLL_CLASSES = tuple(f"{high}{low}" for high in range(1, 7) for low in range(1, high + 1))
+ROLL_CLASSES = tuple(f"{high}{low}" for high, low in ROLLS)
 
 # The columns of the per-game, per-turn and per-finding tables, with their types (see nardy_cli.reporting.tables).
 GAME_COLUMNS: dict[str, str] = {
@@ -52,6 +54,7 @@ TURN_COLUMNS: dict[str, str] = {
     "legal": "bool", "opening": "bool", "pips_white": "int", "pips_black": "int", "pip_lead": "int",
     "pips_rolled": "int", "bearoff_luck": "float", "position": "str", "gnubg_id": "str", "xgid": "str",
 }
+TurnValues = tuple[Any, ...]  # a row of the per-turn table: its values in TURN_COLUMNS order
 FINDING_COLUMNS: dict[str, str] = {  # the objects of nardy validate --format json
     "path": "str", "game": "int", "turn": "int", "move_number": "int", "side": "str", "line": "int",
     "column": "int", "code": "str", "message": "str", "option": "str", "action": "str", "rules": "str",
@@ -81,8 +84,7 @@ def outcome_of(result: GameReplay) -> str:
 def game_row(game: CorpusGame, result: GameReplay, luck: dict[str, LuckSums] | None = None) -> dict[str, Any]:
     """One row of the per-game table (see :data:`GAME_COLUMNS`); ``luck`` as :func:`game_luck` gives it."""
     record, final = game.record, result.final
-    luck = game_luck(result)[0] if luck is None else luck
-    hits = VARIANTS[result.rules.variant].hits
+    luck = game_luck(result, per_turn=False)[0] if luck is None else luck
     row: dict[str, Any] = {
         "file": game.source, "game": game.index, "variant": result.rules.variant, "rules": str(result.rules),
         "event": record.tags.get("Event", "?"), "date": record.tags.get("Date", ""),
@@ -91,47 +93,53 @@ def game_row(game: CorpusGame, result: GameReplay, luck: dict[str, LuckSums] | N
         "points": result.points, "final_cube": final.cube_value if final else None,
         "turns": len(result.turns), "findings": len(result.findings),
     }
+    hits = VARIANTS[result.rules.variant].hits
+    counts = {side: [0, 0, 0] for side in SIDE_KEYS}  # passes, doubles, hits
+    for turn in result.turns:
+        side_counts = counts[turn.side]
+        side_counts[0] += turn.legal and turn.dice_used == 0
+        side_counts[1] += turn.dice[0] == turn.dice[1]
+        if hits:
+            side_counts[2] += turn.hits
     for side, name in SIDE_KEYS.items():
-        own = [turn for turn in result.turns if turn.side == side]
-        row[f"pips_{name}"] = final.pips(side) if final else None
-        row[f"pips_lost_{name}"] = sum(turn.pips_lost for turn in own)
-        row[f"passes_{name}"] = sum(turn.legal and turn.dice_used == 0 for turn in own)
-        row[f"doubles_{name}"] = sum(turn.dice[0] == turn.dice[1] for turn in own)
-        row[f"hits_{name}"] = sum(turn.hits for turn in own) if hits else None
+        passes, doubles, hit_count = counts[side]
         sums = luck.get(side, LuckSums())
+        row[f"pips_{name}"] = final.pips(side) if final else None
+        row[f"pips_lost_{name}"] = sums.lost  # an illegal turn loses none
+        row[f"passes_{name}"] = passes
+        row[f"doubles_{name}"] = doubles
+        row[f"hits_{name}"] = hit_count if hits else None
         row[f"pips_rolled_{name}"] = sums.pips
         row[f"bearoff_luck_{name}"] = sums.bearoff if sums.bearoff_rolls else None
     row["pips_lost"] = row["pips_lost_white"] + row["pips_lost_black"]
     cascade = VARIANTS[result.rules.variant].cascade  # crazy nardy: doubles cascade, steps pass
-    row["cascades"] = sum(turn.dice[0] == turn.dice[1] for turn in result.turns) if cascade else None
+    row["cascades"] = row["doubles_white"] + row["doubles_black"] if cascade else None
     row["steps_passed"] = sum(len(turn.passed) for turn in result.turns) if cascade else None
     row["pips_passed"] = sum(sum(turn.passed) for turn in result.turns) if cascade else None
     return row
 
 
-def turn_rows(game: CorpusGame, result: GameReplay, luck: list[TurnLuck] | None = None) -> list[dict[str, Any]]:
-    """The rows of the per-turn table for one game (see :data:`TURN_COLUMNS`); ``opening`` marks a
-    first roll that could not be a double; ``luck`` as :func:`game_luck` gives it."""
+def turn_values(game: CorpusGame, result: GameReplay, luck: list[TurnLuck] | None = None) -> list[TurnValues]:
+    """The rows of the per-turn table for one game, each the values of :data:`TURN_COLUMNS` in their
+    order (two thirds of the memory of the same row as a dict: rows wait in memory until they
+    are written);
+    ``opening`` marks a first roll that could not be a double; ``luck`` as :func:`game_luck` gives it."""
     record = game.record
     opening = first_roll_not_double(record, result.rules)
     luck = game_luck(result)[1] if luck is None else luck
     rows = []
     for turn, roll in zip(result.turns, luck):
         white, black = turn.after.pips(WHITE), turn.after.pips(BLACK)
-        rows.append({
-            "file": game.source, "game": game.index, "turn": turn.turn, "side": turn.side,
-            "player": record.player(turn.side), "dice": f"{turn.dice[0]}{turn.dice[1]}", "play": turn.play,
-            "legal": turn.legal, "opening": opening and turn.turn == 1,
-            "pips_white": white, "pips_black": black, "pip_lead": black - white,
-            "pips_rolled": roll.pips, "bearoff_luck": roll.bearoff, **position_columns(turn.before, record),
-        })
+        rows.append((game.source, game.index, turn.turn, turn.side, record.player(turn.side),
+                     f"{turn.dice[0]}{turn.dice[1]}", turn.play, turn.legal, opening and turn.turn == 1,
+                     white, black, black - white, roll.pips, roll.bearoff,
+                     *position_columns(turn.before, record).values()))
     return rows
 
 
-def roll_class(first: int, second: int) -> int:
-    """The index in :data:`ROLL_CLASSES` of a roll, whichever die is named first."""
-    high, low = max(first, second), min(first, second)
-    return high * (high - 1) // 2 + low - 1
+def turn_rows(game: CorpusGame, result: GameReplay, luck: list[TurnLuck] | None = None) -> list[dict[str, Any]]:
+    """The rows of the per-turn table for one game (see :data:`TURN_COLUMNS` and :func:`turn_values`)."""
+    return [dict(zip(TURN_COLUMNS, values)) for values in turn_values(game, result, luck)]
 
 
 def game_rolls(game: CorpusGame, result: GameReplay) -> dict[str, tuple[int, ...]]:
@@ -153,18 +161,18 @@ class GameStats:
     rolls: dict[str, tuple[int, ...]]
     match: MatchGame | None = None  # None: not checked as a game of a match
     findings: tuple[dict[str, Any], ...] = ()
-    turns: tuple[dict[str, Any], ...] = ()
+    turns: tuple[TurnValues, ...] = ()  # see turn_values
     luck: dict[str, LuckSums] | None = None  # by side
     quality: dict[str, Quality] = field(default_factory=dict)  # by player, from the record's analysis
 
 
 def game_stats(game: CorpusGame, result: GameReplay, *, with_turns: bool = False) -> GameStats:
     """The :class:`GameStats` of one replayed game; its turn rows only ``with_turns``."""
-    luck, turn_luck = game_luck(result)
+    luck, turn_luck = game_luck(result, per_turn=with_turns)
     return GameStats(game_row(game, result, luck), game_rolls(game, result),
                      match_game(game.source, game.index, game.record, result),
                      tuple(finding_dict(game, str(result.rules), finding) for finding in result.findings),
-                     tuple(turn_rows(game, result, turn_luck)) if with_turns else (), luck,
+                     tuple(turn_values(game, result, turn_luck)) if with_turns else (), luck,
                      game_quality(game.record))
 
 

@@ -8,13 +8,13 @@ games (pure Python; the tables are drawn in :mod:`nardy_cli.reporting.stats`).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import NamedTuple
 
 from nardy_cli.analysis.bearoff import POINTS, table
 from nardy_cli.core.position import Position
-from nardy_cli.core.sides import Side, other
+from nardy_cli.core.sides import WHITE, Side
 from nardy_cli.replay import GameReplay, ReplayedTurn, first_roll_not_double
 
 # The pips of a roll: both dice, a double's four times; over the 36 rolls of fair dice on average 294/36.
@@ -36,7 +36,7 @@ def race_home(position: Position, side: Side) -> tuple[int, ...] | None:
     contact = CONTACT_FROM.get(position.variant)
     if contact is None:
         return None
-    mine, theirs = position.board(side), position.board(other(side))
+    mine, theirs = (position.white, position.black) if side == WHITE else (position.black, position.white)
     if any(mine[POINTS + 1:]) or any(theirs[contact:]):
         return None
     return tuple(mine[1:POINTS + 1])
@@ -66,8 +66,9 @@ class LuckSums:
     bearoff_sq: float = 0.0
 
     def add(self, other_sums: LuckSums) -> None:
-        for field in fields(self):
-            setattr(self, field.name, getattr(self, field.name) + getattr(other_sums, field.name))
+        mine = self.__dict__
+        for name, value in other_sums.__dict__.items():  # the fields
+            mine[name] += value
 
 
 class TurnLuck(NamedTuple):
@@ -78,16 +79,21 @@ class TurnLuck(NamedTuple):
     bearoff: float | None
 
 
-def game_luck(result: GameReplay) -> tuple[dict[str, LuckSums], list[TurnLuck]]:
-    """Each side's :class:`LuckSums` of one game and the :class:`TurnLuck` of each of its rolls."""
+def game_luck(result: GameReplay, *, per_turn: bool = True) -> tuple[dict[str, LuckSums], list[TurnLuck]]:
+    """Each side's :class:`LuckSums` of one game and the :class:`TurnLuck` of each of its rolls
+    (none unless ``per_turn``)."""
     skip_first = first_roll_not_double(result.record, result.rules)
     sums: dict[str, LuckSums] = {}
-    per_turn = []
+    turns = []
     for turn in result.turns:
-        side = sums.setdefault(turn.side, LuckSums())
+        side = sums.get(turn.side)
+        if side is None:
+            side = sums[turn.side] = LuckSums()
+        first, second = turn.dice
         pips = None if skip_first and turn.turn == 1 else roll_pips(turn.dice)
         luck = bearoff_luck(turn)
-        per_turn.append(TurnLuck(pips, luck))
+        if per_turn:
+            turns.append(TurnLuck(pips, luck))
         if turn.legal:  # an illegal play says nothing of what the dice allowed
             side.turns += 1
             lost = turn.pips_lost
@@ -97,9 +103,9 @@ def game_luck(result: GameReplay) -> tuple[dict[str, LuckSums], list[TurnLuck]]:
             side.rolls += 1
             side.pips += pips
             side.pips_sq += pips * pips
-            side.doubles += turn.dice[0] == turn.dice[1]
+            side.doubles += first == second
         if luck is not None:
             side.bearoff_rolls += 1
             side.bearoff += luck
             side.bearoff_sq += luck * luck
-    return sums, per_turn
+    return sums, turns

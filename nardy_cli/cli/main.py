@@ -10,6 +10,7 @@ from typing import Any
 
 import click
 
+from nardy_cli import reporting
 from nardy_cli.cli.options import EXIT_INPUT
 from nardy_cli.files.output import Terminated
 
@@ -90,3 +91,4 @@ def _fail(ctx: click.Context, message: str) -> None:
 def cli(ctx: click.Context, debug: bool) -> None:
     """Replay, validate, analyse and convert records of long, short and crazy nardy."""
     ctx.meta["nardy.debug"] = debug
+    reporting.COMMAND_PROCESS = True

@@ -27,7 +27,7 @@ R = TypeVar("R")
 
 # Games a work unit when turn rows are written: a unit's rows (about 100 a game) wait in memory
 # until the parent writes them, up to two units a worker.
-TABLE_CHUNK_GAMES = 100
+TABLE_CHUNK_GAMES = 25
 
 
 class CorpusTask:

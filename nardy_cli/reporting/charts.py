@@ -5,13 +5,13 @@ Figures are made, rendered and saved by :mod:`nardy_cli.reporting.figures`.
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from nardy_cli.analysis.aggregates import ROLL_CLASSES, SCORED, SIDE_KEYS, Aggregates
 from nardy_cli.core.sides import BLACK, WHITE
 from nardy_cli.reporting.figures import new_figure
+from nardy_cli.reporting.frames import pd
 from nardy_cli.reporting.labels import tr
 from nardy_cli.reporting.stats import ROLL_PROBABILITIES, chi_square, dice_counts, summarize
 

@@ -11,7 +11,6 @@ import html
 import re
 from pathlib import Path
 
-import pandas as pd
 from matplotlib.figure import Figure
 
 from nardy_cli.analysis.aggregates import FINDING_COLUMNS, GROUPINGS, MATCH_COLUMNS, Aggregates
@@ -19,6 +18,7 @@ from nardy_cli.files.output import atomic_output
 from nardy_cli.reporting.board_picture import finding_boards
 from nardy_cli.reporting.charts import dice_chart, first_mover_chart, lengths_chart, outcomes_chart
 from nardy_cli.reporting.figures import FORMATS, save_figure
+from nardy_cli.reporting.frames import pd
 from nardy_cli.reporting.labels import plural, tr
 from nardy_cli.reporting.stats import (
     CASCADE_COLUMNS,

@@ -8,12 +8,12 @@ from statistics import NormalDist
 from typing import Any, cast
 
 import numpy as np
-import pandas as pd
 from numpy.typing import ArrayLike
 
 from nardy_cli.analysis.aggregates import GROUPINGS, OUTCOMES, ROLL_CLASSES, SCORED, TURN_COLUMNS, Aggregates
 from nardy_cli.analysis.luck import EXPECTED_PIPS, LuckSums
 from nardy_cli.analysis.standings import STANDINGS_COLUMNS
+from nardy_cli.reporting.frames import pd
 from nardy_cli.reporting.labels import tr
 
 FAIRNESS_ALPHA = 0.01

@@ -1,5 +1,6 @@
-"""The per-game, per-turn and per-finding tables written as the games stream past: CSV or Parquet
-files that grow a batch at a time and appear, whole, when the run ends (see :func:`table_files`).
+"""The per-game, per-turn and per-finding tables written as the games stream past: CSV files that
+grow a batch at a time, or Parquet files whose batches are spooled to disk and written at the end;
+each appears, whole, when the run ends (see :func:`table_files`).
 
 Parquet needs pyarrow (``pip install 'nardy-cli[dask]'``); the tables read back with pandas,
 pyarrow or ``dask.dataframe.read_parquet`` for analyses beyond ``nardy stats``.
@@ -9,8 +10,11 @@ from __future__ import annotations
 import csv
 import importlib
 import importlib.util
+import marshal
 import os
-from collections.abc import Iterator, Mapping
+import tempfile
+import zlib
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any, TextIO
@@ -33,27 +37,35 @@ REPORT_PAGE = "report.html"  # a folder holding it holds a report (see nardy_cli
 
 
 class _Table:
-    """Rows of one table, buffered and written ``BATCH_ROWS`` at a time."""
+    """Rows of one table, buffered and written ``BATCH_ROWS`` at a time; each row is kept as its
+    values in column order (see :data:`~nardy_cli.analysis.aggregates.TurnValues`)."""
 
     def __init__(self, handle: TextIO, columns: Mapping[str, str]) -> None:
         self.handle, self.columns = handle, columns
-        self.rows: list[dict[str, Any]] = []
+        self.rows: list[tuple[Any, ...]] = []
 
-    def add(self, rows: tuple[dict[str, Any], ...] | list[dict[str, Any]]) -> None:
+    def add(self, rows: Iterable[tuple[Any, ...]]) -> None:
         self.rows.extend(rows)
         if len(self.rows) >= BATCH_ROWS:
             self.flush()
+
+    def add_dicts(self, rows: Iterable[dict[str, Any]]) -> None:
+        """Add rows given as dicts by column (a column missing is None)."""
+        self.add(tuple(row.get(column) for column in self.columns) for row in rows)
 
     def flush(self) -> None:
         if self.rows:
             self.write(self.rows)
             self.rows = []
 
-    def write(self, rows: list[dict[str, Any]]) -> None:
+    def write(self, rows: list[tuple[Any, ...]]) -> None:
         raise NotImplementedError
 
     def close(self) -> None:
         self.flush()
+
+    def discard(self) -> None:
+        """End without writing what is still to be written: the run failed, its files are dropped."""
 
 
 class _CsvTable(_Table):
@@ -62,30 +74,47 @@ class _CsvTable(_Table):
         self.writer = csv.writer(handle, lineterminator="\n")
         self.writer.writerow(columns)
 
-    def write(self, rows: list[dict[str, Any]]) -> None:
-        self.writer.writerows([row.get(column) for column in self.columns] for row in rows)
+    def write(self, rows: list[tuple[Any, ...]]) -> None:
+        self.writer.writerows(rows)
 
 
 class _ParquetTable(_Table):
-    """Opened at its first batch: pyarrow is imported after the worker processes have forked."""
+    """Spooled to a temporary file, a compressed batch at a time, while the games stream past, and
+    written when the table closes, once the worker processes have ended: pyarrow (which loads
+    pandas as it converts rows) takes about 90 MiB, which a parent beside its running workers
+    would add to theirs."""
 
-    writer: Any = None
+    def __init__(self, handle: TextIO, columns: Mapping[str, str]) -> None:
+        super().__init__(handle, columns)
+        self.spool = tempfile.TemporaryFile(dir=os.path.dirname(handle.name) or None)
+        self.batches = 0
 
-    def write(self, rows: list[dict[str, Any]]) -> None:
-        pyarrow, parquet = _pyarrow()
-        if self.writer is None:
-            types = {"str": pyarrow.string(), "int": pyarrow.int64(), "bool": pyarrow.bool_(),
-                     "float": pyarrow.float64()}
-            self.schema = pyarrow.schema([(name, types[kind]) for name, kind in self.columns.items()])
-            self.writer = parquet.ParquetWriter(self.handle.buffer, self.schema)
-        self.writer.write_table(pyarrow.Table.from_pydict(
-            {column: [row.get(column) for row in rows] for column in self.columns}, schema=self.schema))
+    def write(self, rows: list[tuple[Any, ...]]) -> None:
+        batch = zlib.compress(marshal.dumps(rows), 1)
+        self.spool.write(len(batch).to_bytes(8, "little") + batch)
+        self.batches += 1
 
     def close(self) -> None:
         super().close()
-        if self.writer is None:
-            self.write([])  # a table without rows still has its columns
-        self.writer.close()
+        with self.spool:
+            pyarrow, parquet = _pyarrow()
+            types = {"str": pyarrow.string(), "int": pyarrow.int64(), "bool": pyarrow.bool_(),
+                     "float": pyarrow.float64()}
+            schema = pyarrow.schema([(name, types[kind]) for name, kind in self.columns.items()])
+            with parquet.ParquetWriter(self.handle.buffer, schema) as writer:
+                for rows in self._spooled() if self.batches else [[]]:  # a table without rows still has its columns
+                    writer.write_table(pyarrow.Table.from_pydict(
+                        {column: [row[index] for row in rows] for index, column in enumerate(self.columns)},
+                        schema=schema))
+
+    def _spooled(self) -> Iterator[list[tuple[Any, ...]]]:
+        self.spool.seek(0)
+        for _ in range(self.batches):
+            size = int.from_bytes(self.spool.read(8), "little")
+            yield marshal.loads(zlib.decompress(self.spool.read(size)))
+
+    def discard(self) -> None:
+        self.spool.close()
 
 
 FORMATS: dict[str, type[_Table]] = {"csv": _CsvTable, "parquet": _ParquetTable}
@@ -102,6 +131,8 @@ def _check_pyarrow() -> None:
 
 
 def _pyarrow() -> tuple[Any, Any]:
+    from nardy_cli.reporting import frames  # noqa: F401  (pyarrow loads pandas: first the lighter pandas of frames)
+
     try:
         return importlib.import_module("pyarrow"), importlib.import_module("pyarrow.parquet")
     except ImportError:
@@ -151,13 +182,16 @@ def table_files(directory: str, fmt: str, *, force: bool = False) -> Iterator[Ro
         def add(stats: GameStats | None, match_findings: tuple[dict[str, Any], ...] = (),
                 matches: list[dict[str, Any]] | None = None) -> None:
             if stats is not None:
-                writers["games"].add([stats.game])
+                writers["games"].add_dicts([stats.game])
                 writers["turns"].add(stats.turns)
-                writers["findings"].add(stats.findings + match_findings)
-            writers["matches"].add(matches or [])
+                writers["findings"].add_dicts(stats.findings + match_findings)
+            writers["matches"].add_dicts(matches or [])
 
         try:
             yield add
-        finally:  # a Parquet file needs its footer even when it is about to be thrown away
+        except BaseException:
             for writer in writers.values():
-                writer.close()
+                writer.discard()
+            raise
+        for writer in writers.values():
+            writer.close()
