@@ -25,8 +25,12 @@ COMPILED = [
     "nardy_cli/notations/mat.py",
     "nardy_cli/replay.py",
     "nardy_cli/matches.py",
+    "nardy_cli/analysis/bearoff.py",
+    "nardy_cli/analysis/luck.py",
+    "nardy_cli/analysis/aggregates.py",
 ]
-"""The modules of the hot path: reading NTN and MAT text, checking plays, replaying, checking matches."""
+"""The modules of the hot path: reading NTN and MAT text, checking plays, replaying, checking matches,
+the statistics of a game."""
 
 
 def compiled_extensions() -> list:

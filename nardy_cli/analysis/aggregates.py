@@ -21,6 +21,7 @@ from nardy_cli.analysis.play_quality import Quality, QualityTotals, game_quality
 from nardy_cli.analysis.positions import position_columns
 from nardy_cli.analysis.standings import Standings
 from nardy_cli.analysis.validate import finding_dict
+from nardy_cli.core.compiled import picklable
 from nardy_cli.core.sides import BLACK, WHITE
 from nardy_cli.core.variants import VARIANTS
 from nardy_cli.matches import MatchChecker, MatchGame, match_game
@@ -368,3 +369,6 @@ def summed(per_game: Iterable[GameStats], sinks: Sequence[RowSink] = (), *,
     for sink in sinks:
         sink(None, (), ended)
     return aggregates, games, illegal
+
+
+picklable(GameStats)

@@ -65,10 +65,17 @@ class LuckSums:
     bearoff: float = 0.0
     bearoff_sq: float = 0.0
 
-    def add(self, other_sums: LuckSums) -> None:
-        mine = self.__dict__
-        for name, value in other_sums.__dict__.items():  # the fields
-            mine[name] += value
+    def add(self, other: LuckSums) -> None:
+        self.rolls += other.rolls
+        self.pips += other.pips
+        self.pips_sq += other.pips_sq
+        self.doubles += other.doubles
+        self.turns += other.turns
+        self.lost += other.lost
+        self.lost_sq += other.lost_sq
+        self.bearoff_rolls += other.bearoff_rolls
+        self.bearoff += other.bearoff
+        self.bearoff_sq += other.bearoff_sq
 
 
 class TurnLuck(NamedTuple):
