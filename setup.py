@@ -39,7 +39,7 @@ def compiled_extensions() -> list:
     try:
         from mypyc.build import mypycify
         extensions = mypycify(COMPILED, opt_level="3", group_name="nardy_cli")
-    except Exception as error:  # noqa: BLE001 - any failure to compile leaves the pure-Python build
+    except Exception as error:  # any failure to compile leaves the pure-Python build
         print(f"nardy: building without compiled modules ({type(error).__name__}: {error})", file=sys.stderr)
         return []
     for extension in extensions:

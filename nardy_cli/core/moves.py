@@ -61,9 +61,6 @@ class Step(NamedTuple):
 new_step = tuple.__new__  # builds a Step without NamedTuple's slower keyword-aware constructor
 
 
-
-
-
 class PlaySyntaxError(ValueError):
     """A play's text is not ``from/to`` moves; ``offset`` is where it goes wrong."""
 

@@ -70,7 +70,7 @@ class Position:
     def unchecked(self, turn: Side, white: Board, black: Board, first: frozenset[Side]) -> Position:
         """A copy with new boards, turn and first-turn sides, trusting the caller (the engine)
         to keep the invariants that construction checks."""
-        position = Position.__new__(Position)
+        position = Position.__new__(Position)  # compiled, a Position has no __dict__ to fill
         for name, value in (("variant", self.variant), ("turn", turn), ("white", white), ("black", black),
                             ("first", first), ("cube_value", self.cube_value), ("cube_owner", self.cube_owner)):
             object.__setattr__(position, name, value)
