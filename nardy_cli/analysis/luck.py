@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from nardy_cli.analysis.bearoff import POINTS, table
 from nardy_cli.core.position import Position
-from nardy_cli.core.sides import WHITE, Side
+from nardy_cli.core.sides import Side, other
 from nardy_cli.replay import GameReplay, ReplayedTurn, first_roll_not_double
 
 # The pips of a roll: both dice, a double's four times; over the 36 rolls of fair dice on average 294/36.
@@ -36,7 +36,7 @@ def race_home(position: Position, side: Side) -> tuple[int, ...] | None:
     contact = CONTACT_FROM.get(position.variant)
     if contact is None:
         return None
-    mine, theirs = (position.white, position.black) if side == WHITE else (position.black, position.white)
+    mine, theirs = position.board(side), position.board(other(side))
     if any(mine[POINTS + 1:]) or any(theirs[contact:]):
         return None
     return tuple(mine[1:POINTS + 1])
