@@ -31,7 +31,7 @@ MARKS_OF_FIXTURES = {"gnubg": ("gnubg",), "dask_cluster": ("dask", "slow")}
 
 def pytest_configure(config: pytest.Config) -> None:
     """A warning when compiled modules are older than their sources: the tests would run old code."""
-    from test_compiled import compiled_sources, is_compiled, module_name
+    from support.compiled import compiled_sources, is_compiled, module_name
     sources = [source for source in compiled_sources() if is_compiled(module_name(source))]
     built = max((library.stat().st_mtime for library in locations.ROOT.glob("nardy_cli__mypyc.*.so")), default=None)
     changed = [source.name for source in sources if built is not None and source.stat().st_mtime > built]

@@ -1,40 +1,22 @@
 """The compiled build and the pure-Python one are the same program (setup.py; README, "Compiled
 build"): the hot modules are compiled wherever a C compiler is, and the pure-Python modules give the
 same outputs byte for byte and pass the quick suite themselves. (A compiled module built before its
-source last changed runs the old code: tests/conftest.py says so in the report's header.)"""
+source last changed runs the old code: tests/conftest.py warns of it.)"""
 from __future__ import annotations
 
-import ast
 import copyreg
 import importlib
 import os
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from locations import ROOT, SAMPLES
+from support.compiled import compiled_sources, is_compiled, module_name
 
 PURE = bool(os.environ.get("NARDY_PURE_PYTHON"))
-
-
-def compiled_sources() -> list[Path]:
-    """The sources setup.py compiles (its COMPILED list, read rather than imported: importing
-    setup.py would run the build)."""
-    tree = ast.parse((ROOT / "setup.py").read_text(encoding="utf-8"))
-    listed = next(node.value for node in tree.body if isinstance(node, ast.Assign)
-                  and any(isinstance(target, ast.Name) and target.id == "COMPILED" for target in node.targets))
-    return [ROOT / path for path in ast.literal_eval(listed)]
-
-
-def module_name(source: Path) -> str:
-    return ".".join(source.relative_to(ROOT).with_suffix("").parts)
-
-
-def is_compiled(module: str) -> bool:
-    return not (importlib.import_module(module).__file__ or "").endswith(".py")
 
 
 @pytest.mark.skipif(PURE or shutil.which("cc") is None, reason="pure Python, by choice or for want of a C compiler")
