@@ -17,6 +17,7 @@ from typing import NamedTuple, cast
 
 from nardy_cli.core.compiled import picklable
 from nardy_cli.core.fast_check import (
+    HOME_TOP,
     QuickCheck,
     block_at,
     dice_paths,
@@ -31,7 +32,6 @@ from nardy_cli.core.rules import Rules
 from nardy_cli.core.sides import BAR, BLACK, OFF, SIDE_NAMES, WHITE, Side, other
 from nardy_cli.core.variants import HEAD, VARIANTS
 
-HOME_TOP = 6
 OPP_HEAD = 12  # the opponent's head, where there is a head, seen in the mover's numbering
 
 

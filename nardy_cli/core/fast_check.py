@@ -25,7 +25,7 @@ from nardy_cli.core.rules import Rules
 from nardy_cli.core.sides import BAR, OFF, WHITE
 from nardy_cli.core.variants import CASCADE_STEPS, CHECKERS, HEAD, VARIANTS, Board, cascade_steps
 
-HOME_TOP = 6
+HOME_TOP = 6  # the highest point of a home, in the mover's numbering
 
 Paths = list[tuple[tuple[int, ...], tuple[int, ...]]]
 Accepted = tuple[Board, Board, tuple[Step, ...], tuple[int, ...]]
