@@ -21,6 +21,7 @@ COMPILED = [
     "nardy_cli/core/fast_check.py",
     "nardy_cli/core/engine.py",
     "nardy_cli/core/scores.py",
+    "nardy_cli/record/actions.py",
     "nardy_cli/notations/ntn.py",
     "nardy_cli/notations/mat.py",
     "nardy_cli/replay.py",

@@ -223,7 +223,7 @@ class _Replayer:
         if not text:
             position = Position.start(self.rules.variant)
             first = self.record.actions[0].side if self.record.actions else WHITE
-            return position if VARIANTS[self.rules.variant].white_starts else replace(position, turn=first)
+            return position if VARIANTS[self.rules.variant].white_starts else position.with_turn(first)
         try:
             position = Position.parse(text)
         except PositionError as error:
@@ -258,7 +258,7 @@ class _Replayer:
         if action.side != position.turn:
             self.finding(Finding("turn-order", f"{SIDE_NAMES[action.side]} moved but it was "
                                  f"{SIDE_NAMES[position.turn]}'s turn"), action)
-            position = replace(position, turn=action.side)
+            position = position.with_turn(action.side)
         if result.first_mover is None:
             result.first_mover = action.side
             self.check_opening(action)
@@ -391,7 +391,7 @@ class _Replayer:
     def on_take(self, action: Action, position: Position) -> Position:
         if self.answer(action):
             self.pending_double = None
-            position = replace(position, cube_value=2 * position.cube_value, cube_owner=action.side)
+            position = position.with_cube(2 * position.cube_value, action.side)
         return position
 
     def on_beaver(self, action: Action, position: Position) -> Position:
@@ -400,7 +400,7 @@ class _Replayer:
                 self.finding(Finding("cube", "a beaver is allowed only in money play"), action,
                              turn=self.turn_index + 1)
             self.pending_double = None
-            position = replace(position, cube_value=4 * position.cube_value, cube_owner=action.side)
+            position = position.with_cube(4 * position.cube_value, action.side)
         return position
 
     def on_drop(self, action: Action, position: Position) -> Position:

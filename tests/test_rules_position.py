@@ -94,3 +94,38 @@ def boards(draw: st.DrawFn) -> list[int]:
 def test_board_text_round_trip(counts):
     board = (15 - sum(counts), *counts)
     assert parse_board(format_board(board)) == board
+
+
+def test_a_position_is_a_read_only_value():
+    """Equal positions are equal and hash alike whatever made them; nothing can be changed in place;
+    the copies the engine and readers make are positions like any other."""
+    start = Position.start("short")
+    same = Position("short", "w", start.white, start.black)
+    assert start == same and hash(start) == hash(same) and start != Position.start("long")
+    with pytest.raises(AttributeError):
+        start.turn = "b"  # type: ignore[misc]
+    assert repr(start) == (f"Position(variant='short', turn='w', white={start.white!r}, black={start.black!r}, "
+                           "first=frozenset(), cube_value=1, cube_owner=None)")
+    black_on_roll = start.with_turn("b")
+    assert (black_on_roll.turn, black_on_roll.white, black_on_roll.black) == ("b", start.white, start.black)
+    doubled = black_on_roll.with_cube(2, "w")
+    assert (doubled.cube_value, doubled.cube_owner, doubled.turn) == (2, "w", "b")
+    assert doubled.with_cube(1, None) == black_on_roll
+    assert str(doubled) == "short b 24x2,13x5,8x3,6x5 24x2,13x5,8x3,6x5 cube=2w"
+
+
+def test_a_position_pickles_and_copies():
+    import copy
+    import pickle
+
+    position = Position.parse("long b 24x15 24x14,23 - cube=4b")
+    assert pickle.loads(pickle.dumps(position)) == position
+    assert copy.deepcopy(position) == position and copy.copy(position) == position
+
+
+def test_an_unchecked_position_skips_only_the_checks():
+    start = Position.start("long")
+    with pytest.raises(PositionError):
+        Position("long", "w", start.white, start.black[:-1])
+    trusted = Position("long", "w", start.white, start.black, start.first, check=False)
+    assert trusted == start

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
-from dataclasses import replace
 
 from nardy_cli.core.engine import Engine, Play, game_outcome, steps_to_moves
 from nardy_cli.core.position import CHECKERS, Position
@@ -93,7 +92,7 @@ def play_game(rules: Rules, rng: random.Random, bot: str = "greedy", *,
             position = passed.position
             if position.winner() == other(side):  # the opponent finished in the passed steps
                 if rules.last_roll == "on" and other(side) == first:
-                    owed_last_roll, position = side, replace(position, turn=side)
+                    owed_last_roll, position = side, position.with_turn(side)
                     dice = _roll(rng)
                     continue
                 result = None

@@ -573,11 +573,11 @@ def position_after(position: Position, me: Board, opp: Board, passing: bool = Fa
     """``position`` once its side to move has played to ``me`` (and the opponent's ``opp``): the
     other side to move (after passed steps, the same side, who then rolls, still on its first
     turn if it was)."""
-    side = position.turn
-    boards = (me, opp) if side == WHITE else (opp, me)
+    side, first = position.turn, position.first
+    white, black = (me, opp) if side == WHITE else (opp, me)
     if passing:
-        return position.unchecked(side, *boards, position.first)
-    return position.unchecked(other(side), *boards, position.first - {side})
+        return position.unchecked(side, white, black, first)
+    return position.unchecked(other(side), white, black, first - {side} if side in first else first)
 
 
 def sequence_text(steps: tuple[int, ...]) -> str:

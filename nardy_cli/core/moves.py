@@ -3,8 +3,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
-from functools import cached_property
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from nardy_cli.core.compiled import picklable
@@ -23,17 +22,15 @@ class Move:
     path: tuple[int, ...]
     hits: tuple[bool, ...] = ()
     count: int = 1
+    legs: tuple[tuple[int, int], ...] = field(init=False, repr=False, compare=False)
+    """The single hops written, each ``(from, to)``, repeats included: ``24/18/15(2)`` gives
+    ``24/18, 18/15, 24/18, 18/15`` (worked out once: the engine asks for them at every check)."""
 
     def __post_init__(self) -> None:
-        if not self.hits:
-            object.__setattr__(self, "hits", (False,) * (len(self.path) - 1))
-
-    @cached_property
-    def legs(self) -> tuple[tuple[int, int], ...]:
-        """The single hops written, each ``(from, to)``, repeats included: ``24/18/15(2)`` gives
-        ``24/18, 18/15, 24/18, 18/15``."""
         path = self.path
-        return tuple((path[i], path[i + 1]) for i in range(len(path) - 1)) * self.count
+        if not self.hits:
+            object.__setattr__(self, "hits", (False,) * (len(path) - 1))
+        object.__setattr__(self, "legs", tuple([(path[i], path[i + 1]) for i in range(len(path) - 1)]) * self.count)
 
     def __str__(self) -> str:
         text = point_name(self.path[0])

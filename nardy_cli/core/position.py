@@ -7,10 +7,8 @@ point of its home), 25 the bar (short nardy only).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import cast
 
-from nardy_cli.core.compiled import picklable
 from nardy_cli.core.sides import BAR, BLACK, OFF, SIDE_NAMES, SIDES, WHITE, Side
 from nardy_cli.core.variants import CHECKERS, HEAD, NAMES, VARIANTS, Board, VariantError, VariantName
 from nardy_cli.core.variants import variant as variant_entry
@@ -25,29 +23,32 @@ class PositionError(ValueError):
     """A position text or board that cannot be a position of the game."""
 
 
-@dataclass(frozen=True)
 class Position:
-    """Both sides' checkers, the side to move and what the rules need besides.
+    """Both sides' checkers, the side to move and what the rules need besides (read-only).
 
     ``first`` holds the sides still to make their first turn (long nardy's head
     exception and opening rules); ``cube_value``/``cube_owner`` the doubling
     cube (owner None = centred).
     """
 
-    variant: VariantName
-    turn: Side
-    white: Board
-    black: Board
-    first: frozenset[Side] = frozenset()
-    cube_value: int = 1
-    cube_owner: Side | None = None
+    # A plain class with read-only properties, not a frozen dataclass: the engine makes one every
+    # turn, and compiled, a frozen dataclass can only be filled by seven generic attribute calls.
+    __slots__ = ("_variant", "_turn", "_white", "_black", "_first", "_cube_value", "_cube_owner")
 
-    def __post_init__(self) -> None:
+    def __init__(self, variant: VariantName, turn: Side, white: Board, black: Board,
+                 first: frozenset[Side] = frozenset(), cube_value: int = 1, cube_owner: Side | None = None,
+                 *, check: bool = True) -> None:
+        """The position; :class:`PositionError` when it cannot be one of the game. ``check=False``
+        trusts the caller to keep these invariants (the engine, from a checked position)."""
+        self._variant, self._turn, self._white, self._black = variant, turn, white, black
+        self._first, self._cube_value, self._cube_owner = first, cube_value, cube_owner
+        if not check:
+            return
         try:
-            entry = variant_entry(self.variant)
+            entry = variant_entry(variant)
         except VariantError as error:
             raise PositionError(str(error)) from None
-        for side, board in ((WHITE, self.white), (BLACK, self.black)):
+        for side, board in ((WHITE, white), (BLACK, black)):
             if len(board) != 26 or any(n < 0 for n in board):
                 raise PositionError(f"{SIDE_NAMES[side]}'s board must have 26 non-negative counts")
             if sum(board) != CHECKERS:
@@ -55,8 +56,63 @@ class Position:
             if not entry.bar and board[BAR]:
                 raise PositionError(f"{entry.title} has no bar")
         for point in range(1, 25):
-            if self.white[point] and self.black[entry.opposite[point]]:
+            if white[point] and black[entry.opposite[point]]:
                 raise PositionError(f"White's point {point} holds checkers of both sides")
+
+    @property
+    def variant(self) -> VariantName:
+        return self._variant
+
+    @property
+    def turn(self) -> Side:
+        return self._turn
+
+    @property
+    def white(self) -> Board:
+        return self._white
+
+    @property
+    def black(self) -> Board:
+        return self._black
+
+    @property
+    def first(self) -> frozenset[Side]:
+        return self._first
+
+    @property
+    def cube_value(self) -> int:
+        return self._cube_value
+
+    @property
+    def cube_owner(self) -> Side | None:
+        return self._cube_owner
+
+    def _fields(self) -> tuple[VariantName, Side, Board, Board, frozenset[Side], int, Side | None]:
+        return (self._variant, self._turn, self._white, self._black, self._first, self._cube_value,
+                self._cube_owner)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Position) and self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return (f"Position(variant={self._variant!r}, turn={self._turn!r}, white={self._white!r}, "
+                f"black={self._black!r}, first={self._first!r}, cube_value={self._cube_value!r}, "
+                f"cube_owner={self._cube_owner!r})")
+
+    def __reduce__(self) -> tuple[type[Position], tuple[VariantName, Side, Board, Board, frozenset[Side], int,
+                                                        Side | None]]:
+        return Position, self._fields()
+
+    def with_turn(self, turn: Side) -> Position:
+        """The same position with ``turn`` to move."""
+        return self.unchecked(turn, self._white, self._black, self._first)
+
+    def with_cube(self, value: int, owner: Side | None) -> Position:
+        """The same position with the cube at ``value``, owned by ``owner`` (None: centred)."""
+        return Position(self._variant, self._turn, self._white, self._black, self._first, value, owner, check=False)
 
     @classmethod
     def start(cls, variant: str = "long", turn: Side = WHITE) -> Position:
@@ -70,14 +126,10 @@ class Position:
     def unchecked(self, turn: Side, white: Board, black: Board, first: frozenset[Side]) -> Position:
         """A copy with new boards, turn and first-turn sides, trusting the caller (the engine)
         to keep the invariants that construction checks."""
-        position = Position.__new__(Position)  # compiled, a Position has no __dict__ to fill
-        for name, value in (("variant", self.variant), ("turn", turn), ("white", white), ("black", black),
-                            ("first", first), ("cube_value", self.cube_value), ("cube_owner", self.cube_owner)):
-            object.__setattr__(position, name, value)
-        return position
+        return Position(self._variant, turn, white, black, first, self._cube_value, self._cube_owner, check=False)
 
     def board(self, side: Side) -> Board:
-        return self.white if side == WHITE else self.black
+        return self._white if side == WHITE else self._black
 
     def pips(self, side: Side) -> int:
         """Pip count: the sum of the point numbers of the side's checkers (bar = 25)."""
@@ -185,5 +237,3 @@ def parse_board(text: str) -> Board:
     counts[OFF] = CHECKERS - on_board
     return tuple(counts)
 
-
-picklable(Position)

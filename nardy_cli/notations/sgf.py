@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Generator, Iterable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import cast
 
 from nardy_cli import __version__
@@ -1070,7 +1070,7 @@ class _GameTree:
                     node = f";PL[{letter}]DI[{dice}]"
                 else:
                     if position.turn != action.side:
-                        position = replace(position, turn=action.side)
+                        position = position.with_turn(action.side)
                     split = engine.split(position, action.dice, action.moves)
                     node = f";{letter}[{dice}{self._steps(split, action, where)}]"
                     position = split.position or position  # a play off the board: the board before it
