@@ -159,6 +159,28 @@ def test_roll_cells(cell: str, moves: tuple[Move, ...] | None) -> None:
     assert (game.errors, game.actions[0].dice, game.actions[0].moves) == ([], (6, 3), moves)
 
 
+# The patterns the reader used before it read row numbers and roll cells by hand: the oracle of these two.
+_NUMBERED_PATTERN = re.compile(r"\s*(?P<number>\d{1,9})\)")
+_ROLL_PATTERN = re.compile(r"(?P<d1>[1-6])(?P<d2>[1-6]):\s*(?P<play>.*)")
+_LINE_TEXT = st.text(st.sampled_from("0123456789)::  \t\u00a0\u3000\u0663\u0669٣x/*\r"), max_size=16)
+
+
+@settings(max_examples=3000)
+@given(_LINE_TEXT)
+def test_row_numbers_are_read_as_the_pattern_reads_them(text: str) -> None:
+    numbered = _NUMBERED_PATTERN.match(text)
+    assert mat._row_number(text) == ((int(numbered["number"]), numbered.end()) if numbered else None)
+
+
+@settings(max_examples=3000)
+@given(_LINE_TEXT)
+def test_roll_cells_are_read_as_the_pattern_reads_them(text: str) -> None:
+    cell = text.strip()
+    roll = _ROLL_PATTERN.fullmatch(cell)
+    expected = (int(roll["d1"]), int(roll["d2"]), roll["play"], roll.start("play")) if roll else None
+    assert mat._roll_cell(cell) == expected
+
+
 def test_score_line_ratings_money_game_and_beaver() -> None:
     (game,) = read(DATA / "ratings.mat")
     assert game.errors == []

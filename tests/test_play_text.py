@@ -87,3 +87,18 @@ PIECES = ["24", "18", "6", "0", "25", "26", "99", "7", "bar", "BAR", "Off", "off
 @given(st.lists(st.sampled_from(PIECES), max_size=14).map("".join))
 def test_the_parser_reads_as_the_regular_expressions_did(text):
     assert outcome(_parse_play, text) == outcome(regex_parse, text)
+
+
+def test_a_move_is_a_read_only_value():
+    import pickle
+
+    from nardy_cli.core.moves import Move
+
+    move = Move((24, 18, 15), (True, False), 2)
+    assert move == Move((24, 18, 15), (True, False), 2) and hash(move) == hash(Move((24, 18, 15), (True, False), 2))
+    assert Move((8, 5)) == Move((8, 5), (False,)) != Move((8, 5), (True,))
+    assert move.legs == ((24, 18), (18, 15), (24, 18), (18, 15))
+    assert repr(Move((8, 5))) == "Move(path=(8, 5), hits=(False,), count=1)" and str(move) == "24/18*/15(2)"
+    assert pickle.loads(pickle.dumps(move)) == move
+    with pytest.raises(AttributeError):
+        move.count = 3  # type: ignore[misc]

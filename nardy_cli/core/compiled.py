@@ -11,7 +11,7 @@ from typing import Any
 
 
 def _by_constructor(instance: Any) -> tuple[type, tuple[Any, ...]]:
-    return type(instance), tuple(getattr(instance, field.name) for field in fields(instance) if field.init)
+    return type(instance), tuple(getattr(instance, field.name) for field in fields(instance))
 
 
 def picklable(*classes: type) -> None:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import accumulate
-from typing import NamedTuple, cast
+from typing import Final, NamedTuple, cast
 
 from nardy_cli.core.compiled import picklable
 from nardy_cli.core.fast_check import (
@@ -32,7 +32,7 @@ from nardy_cli.core.rules import Rules
 from nardy_cli.core.sides import BAR, BLACK, OFF, SIDE_NAMES, WHITE, Side, other
 from nardy_cli.core.variants import HEAD, VARIANTS
 
-OPP_HEAD = 12  # the opponent's head, where there is a head, seen in the mover's numbering
+OPP_HEAD: Final = 12  # the opponent's head, where there is a head, seen in the mover's numbering
 
 
 def steps_to_moves(steps: tuple[Step, ...] | list[Step]) -> tuple[Move, ...]:

@@ -2,35 +2,60 @@
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
-from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
-from nardy_cli.core.compiled import picklable
 from nardy_cli.core.sides import BAR, OFF
 
 
-@dataclass(frozen=True)
 class Move:
-    """One move as written: a checker's path, e.g. ``24/18*/15`` or ``6/4(2)``.
+    """One move as written: a checker's path, e.g. ``24/18*/15`` or ``6/4(2)`` (read-only).
 
     ``path`` holds points in the mover's numbering (25 = bar, 0 = off);
     ``hits[i]`` is True when landing ``path[i + 1]`` was marked with ``*``;
     ``count`` is the ``(n)`` repeat.
     """
 
-    path: tuple[int, ...]
-    hits: tuple[bool, ...] = ()
-    count: int = 1
-    legs: tuple[tuple[int, int], ...] = field(init=False, repr=False, compare=False)
-    """The single hops written, each ``(from, to)``, repeats included: ``24/18/15(2)`` gives
-    ``24/18, 18/15, 24/18, 18/15`` (worked out once: the engine asks for them at every check)."""
+    # A plain class, not a frozen dataclass: compiled, a dataclass's generated __init__ runs as
+    # interpreted code, and a new play makes its Moves (see Position, which is alike).
+    __slots__ = ("_path", "_hits", "_count", "_legs")
 
-    def __post_init__(self) -> None:
-        path = self.path
-        if not self.hits:
-            object.__setattr__(self, "hits", (False,) * (len(path) - 1))
-        object.__setattr__(self, "legs", tuple([(path[i], path[i + 1]) for i in range(len(path) - 1)]) * self.count)
+    def __init__(self, path: tuple[int, ...], hits: tuple[bool, ...] = (), count: int = 1) -> None:
+        self._path, self._count = path, count
+        self._hits = hits or (False,) * (len(path) - 1)
+        self._legs = tuple([(path[i], path[i + 1]) for i in range(len(path) - 1)]) * count
+
+    @property
+    def path(self) -> tuple[int, ...]:
+        return self._path
+
+    @property
+    def hits(self) -> tuple[bool, ...]:
+        return self._hits
+
+    @property
+    def count(self) -> int:
+        return self._count
+
+    @property
+    def legs(self) -> tuple[tuple[int, int], ...]:
+        """The single hops written, each ``(from, to)``, repeats included: ``24/18/15(2)`` gives
+        ``24/18, 18/15, 24/18, 18/15`` (worked out once: the engine asks for them at every check)."""
+        return self._legs
+
+    def _fields(self) -> tuple[tuple[int, ...], tuple[bool, ...], int]:
+        return self._path, self._hits, self._count
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Move) and self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return f"Move(path={self._path!r}, hits={self._hits!r}, count={self._count!r})"
+
+    def __reduce__(self) -> tuple[type[Move], tuple[tuple[int, ...], tuple[bool, ...], int]]:
+        return Move, self._fields()
 
     def __str__(self) -> str:
         text = point_name(self.path[0])
@@ -80,7 +105,7 @@ def _point(text: str, offset: int, *, source: bool) -> int:
     return value
 
 
-CACHED_PLAY_CHARS = 40
+CACHED_PLAY_CHARS: Final = 40
 """The longest play text whose parse is cached: real plays are shorter (``24/18 13/7 6/4(2)``)."""
 PLAY_CACHE_BYTES = 16 << 20
 """What the parsed plays kept for reuse may take, estimated (see :class:`PlayCache`)."""
@@ -95,14 +120,15 @@ def parse_play(text: str) -> tuple[Move, ...]:
 
 
 class PlayCache:
-    """Parsed plays by their text, the least recently used dropped first when their estimated
-    size passes ``budget`` bytes: plays repeat a great deal across games and Moves are
-    immutable, but the variety of a corpus is unbounded (an entry count alone let the cache
-    grow to 78 MiB on real data). Equal Moves of different plays are one object, counted once
-    while a kept play holds it. The estimate is the memory tracemalloc measures, the Moves'
-    ``legs`` computed (tests check it)."""
+    """Parsed plays by their text, the first kept dropped first when their estimated size passes
+    ``budget`` bytes: plays repeat a great deal across games and Moves are immutable, but the
+    variety of a corpus is unbounded (an entry count alone let the cache grow to 78 MiB on real
+    data). A play found costs one look-up in a plain dict: keeping the order of use instead (an
+    ordered dict) made a found play cost a tenth of a new one's parse. Equal Moves of different
+    plays are one object, counted once while a kept play holds it. The estimate is the memory
+    tracemalloc measures, the Moves' ``legs`` computed (tests check it)."""
 
-    ENTRY_BYTES = 220  # the key, the tuple, the ordered dict's node
+    ENTRY_BYTES = 140  # the key, the tuple, the dict's entry
     MOVE_BYTES = 300  # a Move, its path and hits, and its place in the table of Moves
     LEG_BYTES = 64  # a leg's (from, to) pair
     REFERENCE_BYTES = 8
@@ -110,7 +136,7 @@ class PlayCache:
     def __init__(self, budget: int) -> None:
         self.budget = budget
         self.bytes = 0
-        self._plays: OrderedDict[str, tuple[Move, ...]] = OrderedDict()
+        self._plays: dict[str, tuple[Move, ...]] = {}
         self._moves: dict[Move, list[Any]] = {}  # a Move: [the one kept, how many kept plays hold it]
         self._lock = threading.Lock()  # library callers may parse in threads: one adds or drops at a time
 
@@ -119,12 +145,8 @@ class PlayCache:
 
     def get(self, text: str) -> tuple[Move, ...]:
         """The parsed play of ``text``, parsed now unless it is kept."""
-        moves = self._plays.get(text)  # a hit takes no lock: each call on the ordered dict is atomic
+        moves = self._plays.get(text)  # a hit takes no lock: a look-up in a dict is atomic
         if moves is not None:
-            try:
-                self._plays.move_to_end(text)
-            except KeyError:  # dropped by another thread meanwhile
-                pass
             return moves
         parsed = _parse_play(text)  # a syntax error raises here, uncached
         with self._lock:
@@ -153,8 +175,9 @@ class PlayCache:
         return self.ENTRY_BYTES + len(text) + 8 * len(moves)
 
     def _drop(self) -> None:
-        """Forget the least recently used play, and the Moves no other kept play holds."""
-        text, moves = self._plays.popitem(last=False)
+        """Forget the play kept first, and the Moves no other kept play holds."""
+        text = next(iter(self._plays))
+        moves = self._plays.pop(text)
         self.bytes -= self._entry_bytes(text, moves)
         for move in moves:
             kept = self._moves[move]
@@ -223,7 +246,5 @@ def _point_end(word: str, at: int) -> int:
     return end
 
 
-_PLAYS = PlayCache(PLAY_CACHE_BYTES)
+_PLAYS: Final = PlayCache(PLAY_CACHE_BYTES)
 
-
-picklable(Move)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Final, Literal
 
 from nardy_cli.core.compiled import picklable
 
@@ -27,8 +27,8 @@ Scoring = Literal["oin-mars", "oin-mars-koks", "home-mars", "backgammon"]
 Cascade = Literal["four", "two"]
 Bearoff = Literal["exact", "standard"]
 
-CHECKERS = 15
-HEAD = 24
+CHECKERS: Final = 15
+HEAD: Final = 24
 Board = tuple[int, ...]
 
 
@@ -105,7 +105,7 @@ GULBARA = Variant(
     head=True, six_block=True, first_turns=True, white_starts=True, opening_double=True, home_mars=True,
     cascade=True, options={**_LONG_OPTIONS, "cascade": ("four", "two"), "bearoff": ("exact", "standard")})
 
-VARIANTS: dict[str, Variant] = {variant.name: variant for variant in (LONG, SHORT, GULBARA)}
+VARIANTS: Final[dict[str, Variant]] = {variant.name: variant for variant in (LONG, SHORT, GULBARA)}
 """The entries by name (a lookup by any text: a record's tag is looked up as it is)."""
 NAMES: tuple[VariantName, ...] = tuple(entry.name for entry in VARIANTS.values())
 
@@ -126,7 +126,7 @@ def cascade_steps(die: int, per_value: int) -> tuple[int, ...]:
     return tuple(value for value in range(die, 7) for _ in range(per_value))
 
 
-CASCADE_STEPS = {"four": 4, "two": 2}
+CASCADE_STEPS: Final = {"four": 4, "two": 2}
 """Steps per value of a cascade under each value of the ``cascade`` option."""
 
 

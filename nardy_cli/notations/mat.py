@@ -41,8 +41,7 @@ _GAME_RE = re.compile(r"\s*Game\s+(?P<number>\d{1,9})\s*", re.IGNORECASE)
 _BLACK_SCORE_RE = re.compile(r":\s*(?P<score>\d{1,9})\s*\Z")  # the score line's last ``: n``
 _WHITE_SCORE_RE = re.compile(r"\s*(?P<score>\d{1,9})\s")  # after White's ``:``
 _RATED_NAME_RE = re.compile(r"(?P<name>.*?),(?P<rating>\d+(?:\.\d+)?)")
-_NUMBERED_RE = re.compile(r"\s*(?P<number>\d{1,9})\)")
-_ROLL_RE = re.compile(r"(?P<d1>[1-6])(?P<d2>[1-6]):\s*(?P<play>.*)")
+_ROLL_MARK_RE = re.compile(r"[1-6][1-6]:")  # what shows a move line to the sniffer
 _DICE_LIKE_RE = re.compile(r"(?P<dice>\S{1,4}):")
 _DOUBLE_RE = re.compile(r"(?P<word>doubles|beavers)(?:\s*=>\s*(?P<value>\d{1,9}))?", re.IGNORECASE)
 _ANSWER_RE = re.compile(r"takes|drops", re.IGNORECASE)
@@ -152,7 +151,7 @@ def sniff(head: str) -> bool:
     if any(_MATCH_RE.fullmatch(line) for line in lines):
         return True
     has_game = any(_GAME_RE.fullmatch(line) for line in lines)
-    return has_game and any(_NUMBERED_RE.match(line) and _ROLL_RE.search(line) for line in lines)
+    return has_game and any(_row_number(line) and _ROLL_MARK_RE.search(line) for line in lines)
 
 
 def game_starts(head: list[str]) -> GameStarts | None:
@@ -181,8 +180,31 @@ def _score_fields(text: str) -> tuple[str, int, str, int] | None:
     return None
 
 
-def _split_cells(text: str, numbered: re.Match[str] | None) -> tuple[tuple[int, str], tuple[int, str] | None]:
-    """Split a move line (its ``N)``: ``numbered``) into its left and right cells, each as (start offset, text).
+def _row_number(text: str) -> tuple[int, int] | None:
+    """The row number a move line starts with (blanks, 1-9 digits, ``)``) and where it ends, or None.
+    Read by hand, not by a pattern: it is asked of every line."""
+    start = len(text) - len(text.lstrip())
+    end = start
+    while end < len(text) and text[end].isdecimal():
+        end += 1
+    if not 0 < end - start <= 9 or text[end:end + 1] != ")":
+        return None
+    return int(text[start:end]), end + 1
+
+
+def _roll_cell(cell: str) -> tuple[int, int, str, int] | None:
+    """A roll cell's dice (two digits 1-6 and ``:``), its play, and where the play starts in the
+    cell; None for another cell. ``cell`` is one stripped cell of one line."""
+    if cell[2:3] != ":" or cell[0] not in "123456" or cell[1] not in "123456":
+        return None
+    rest = cell[3:]
+    play = rest.lstrip()
+    return ord(cell[0]) - ord("0"), ord(cell[1]) - ord("0"), play, 3 + len(rest) - len(play)
+
+
+def _split_cells(text: str, numbered: tuple[int, int] | None) -> tuple[tuple[int, str], tuple[int, str] | None]:
+    """Split a move line (its ``N)``: ``numbered``, see :func:`_row_number`) into its left and right
+    cells, each as (start offset, text).
 
     As GNU Backgammon does: when the line holds two ``:``, the right cell starts
     two characters before the second; otherwise at the first double space at or
@@ -195,7 +217,7 @@ def _split_cells(text: str, numbered: re.Match[str] | None) -> tuple[tuple[int, 
         left_end, right_start = second - 3, second - 2
     elif len(text) > 15 and (gap := text.find("  ", 15)) >= 0:
         left_end, right_start = gap, gap + 1
-    left_start = numbered.end() if numbered and numbered.end() <= left_end else 0
+    left_start = numbered[1] if numbered and numbered[1] <= left_end else 0
     left = (left_start, text[left_start:left_end])
     return left, (right_start, text[right_start:]) if right_start is not None else None
 
@@ -241,18 +263,18 @@ class _GameBuilder:
 
     def read_move_line(self, line: int, text: str) -> None:
         """Read the cells of a move line; a row number further on starts a row glued onto it."""
-        numbered = _NUMBERED_RE.match(text)
-        first_cell = numbered.end() if numbered else 0
+        numbered = _row_number(text)
+        first_cell = numbered[1] if numbered else 0
         if text.find(")", first_cell) < 0:  # the common line: one row
             self.read_row(line, text, 0, numbered)
             return
         starts = [0] + [glued.start() for glued in _GLUED_ROW_RE.finditer(text, first_cell)]
         for start, end in zip(starts, starts[1:] + [len(text)]):
             row = text[start:end]
-            self.read_row(line, row, start, numbered if start == 0 else _NUMBERED_RE.match(row))
+            self.read_row(line, row, start, numbered if start == 0 else _row_number(row))
 
-    def read_row(self, line: int, text: str, offset: int, numbered: re.Match[str] | None) -> None:
-        number = int(numbered["number"]) if numbered else None
+    def read_row(self, line: int, text: str, offset: int, numbered: tuple[int, int] | None) -> None:
+        number = numbered[0] if numbered else None
         left, right = _split_cells(text, numbered)
         for side, cell in ((WHITE, left), (BLACK, right)):
             if cell is None or not cell[1].strip():
@@ -283,17 +305,16 @@ class _GameBuilder:
         """The action a cell holds, or None after recording an error."""
         action = Action(side=side, line=line, column=column)
         # each pattern runs only where the cell's first characters allow it to match
-        roll = _ROLL_RE.fullmatch(cell) if cell[2:3] == ":" else None
+        roll = _roll_cell(cell)
         if roll:
-            action.dice = (int(roll["d1"]), int(roll["d2"]))
-            play = roll["play"]
+            action.dice, play, play_start = (roll[0], roll[1]), roll[2], roll[3]
             if play[:1] == "?" and _UNRECORDED_RE.fullmatch(play):
                 return action  # rolled, then resigned: the play stays None
             try:
                 action.moves = () if not play or (play[0] in "Cc" and _CANNOT_MOVE_RE.fullmatch(play)) \
                     else parse_play(play)
             except PlaySyntaxError as exc:
-                self.error(line, column + roll.start("play") + exc.offset, str(exc))
+                self.error(line, column + play_start + exc.offset, str(exc))
                 return None
             return action
         cube = _DOUBLE_RE.fullmatch(cell) if cell[0] in "DdBb" else None
@@ -436,7 +457,7 @@ class _MatchReader:
                                                           f"'N point match' or ' Game N', found {text.strip()!r}"))
         elif self.game.score_line_seen:
             self.game.read_move_line(line, text)
-        elif not self.game.read_score_line(line, text) and _NUMBERED_RE.match(text):
+        elif not self.game.read_score_line(line, text) and _row_number(text):
             self.game.read_move_line(line, text)
 
     def release_headers(self, next_match: bool) -> Iterator[GameRecord]:
