@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from functools import partial
 
 from nardy_cli.core.compiled import picklable
 from nardy_cli.core.engine import Engine, Finding, Verdict, game_outcome, outcome_category
@@ -55,14 +54,14 @@ class ReplayedTurn:
 
     def __init__(self, action: int, turn: int, side: Side, dice: tuple[int, int], moves: tuple[Move, ...],
                  before: Position, after: Position, steps: tuple[Step, ...], legal: bool,
-                 offered: Callable[[], tuple[int, ...]] | tuple[int, ...],
+                 offered: Engine | tuple[int, ...],
                  passed: tuple[int, ...] = ()) -> None:
         self.action, self.turn, self.side, self.dice, self.moves = action, turn, side, dice, moves
         self.before, self.after, self.legal = before, after, legal
         self.passed = passed  # the steps of a cascade passed to the opponent (crazy nardy)
         self._steps = steps  # the legal play's steps, as the engine played them
-        self._lost: int | Callable[[], tuple[int, ...]] | tuple[int, ...] = offered  # the steps the roll
-        # offered, or how to find them, until pips_lost is first asked: then its value
+        self._lost: int | Engine | tuple[int, ...] = offered  # the steps the roll offered, or the engine
+        # that tells them from the position and dice, until pips_lost is first asked: then its value
 
     @property
     def dice_used(self) -> int:
@@ -78,7 +77,7 @@ class ReplayedTurn:
         if not self.legal:
             return 0
         if not isinstance(self._lost, int):
-            offered = self._lost() if callable(self._lost) else self._lost
+            offered = self._lost.steps(self.before, self.dice) if isinstance(self._lost, Engine) else self._lost
             self._lost = sum(offered) - sum(step.die for step in self._steps)
         return self._lost
 
@@ -274,7 +273,7 @@ class _Replayer:
         result.turns.append(ReplayedTurn(
             self.action_index, self.turn_index, action.side, action.dice, action.moves, position, after,
             verdict.play.steps if verdict.play else (), verdict.legal,
-            partial(self.engine.steps, position, action.dice), verdict.passed))
+            self.engine, verdict.passed))
         if verdict.passed:
             self.pending_pass = (action, verdict.passed, verdict.legal)
         self.after_roll(action, after)

@@ -82,7 +82,11 @@ class Rules:
     @classmethod
     def preset(cls, variant: str) -> Rules:
         """The defaults of a variant of the table (``long``, ``short``, ``gulbara``)."""
-        return cls(variant=_entry(variant).name)
+        name = _entry(variant).name
+        preset = _PRESETS.get(name)
+        if preset is None:  # made once: every game starts from its variant's preset
+            preset = _PRESETS[name] = cls(variant=name)
+        return preset
 
     @classmethod
     def parse(cls, text: str, base: Rules | str | None = None) -> Rules:
@@ -134,8 +138,7 @@ class Rules:
 
     def options(self) -> dict[str, str]:
         """The options of this variant and their values, in the canonical order."""
-        return {f.name: getattr(self, f.name) for f in fields(self)
-                if f.name != "variant" and getattr(self, f.name) is not None}
+        return {name: value for name in _OPTION_FIELDS if (value := getattr(self, name)) is not None}
 
     def describe(self, option: str) -> str:
         """``head=classic``: how a finding names the option that decided it."""
@@ -153,6 +156,10 @@ class Rules:
         """Only the options that differ from the variant's preset, as ``key=value`` text."""
         preset = Rules.preset(self.variant).options()
         return " ".join(f"{k}={v}" for k, v in self.options().items() if preset[k] != v)
+
+
+_OPTION_FIELDS = tuple(field.name for field in fields(Rules) if field.name != "variant")
+_PRESETS: dict[str, Rules] = {}
 
 
 def _entry(variant: str) -> Variant:

@@ -39,6 +39,7 @@ _MAGIC = ((re.compile(rb"\x1f\x8b"), ".gz"), (re.compile(rb"BZh[1-9]1AY&SY"), ".
 _BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
          (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\n|\r)")
+_OTHER_BREAKS = re.compile("[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")  # where str.splitlines also breaks
 # What a damaged compressed file or archive raises while it is read.
 _READ_ERRORS = (OSError, EOFError, zlib.error, lzma.LZMAError, zipfile.BadZipFile)
 # What opening one raises besides: encrypted or unsupported zip members.
@@ -151,7 +152,9 @@ def split_lines(pieces: Iterable[str]) -> Iterator[str]:
             pending.clear()
             piece = piece[cut:]
         used = _lines_end(piece)
-        lines = _LINE.findall(piece, 0, used)
+        # str.splitlines is many times as fast, and the same where no other break is there
+        lines = piece[:used].splitlines(True) if not _OTHER_BREAKS.search(piece, 0, used) else \
+            _LINE.findall(piece, 0, used)
         if lines and pending:
             lines[0] = "".join(pending) + lines[0]
             pending.clear()

@@ -154,7 +154,7 @@ class GameRecord:
     actions: list[Action] = field(default_factory=list)
     result: str | None = None
     comments: list[str] = field(default_factory=list)
-    errors: CappedErrors = field(default_factory=CappedErrors)  # a list given is made one: see __setattr__
+    errors: CappedErrors = field(default_factory=CappedErrors)  # a list given is made one
     notes: list[RecordError] = field(default_factory=list)  # what a reader read past, worth saying
     ends_match: bool = False  # the record says the game won the match (MAT's "Wins N points and the match")
     source: str = ""
@@ -163,10 +163,9 @@ class GameRecord:
     result_column: int = 0
     tag_places: dict[str, tuple[int, int]] = field(default_factory=dict, compare=False)  # name: (line, column)
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name == "errors" and not isinstance(value, CappedErrors):
-            value = CappedErrors(value)
-        super().__setattr__(name, value)
+    def __post_init__(self) -> None:
+        if not isinstance(self.errors, CappedErrors):
+            self.errors = CappedErrors(self.errors)
 
     @property
     def errors_not_kept(self) -> int:
