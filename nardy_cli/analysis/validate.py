@@ -34,7 +34,8 @@ class Summary:
         self.games += 1
         self.turns += len(result.turns)
         self.legal_games += result.legal
-        self.findings.update(finding.code for finding in result.findings)
+        if result.findings:
+            self.findings.update(finding.code for finding in result.findings)
         self.notes += len(result.notes)
         self.rules[str(result.rules)] += 1
 
@@ -43,9 +44,11 @@ class Summary:
         self.games += other.games
         self.turns += other.turns
         self.legal_games += other.legal_games
-        self.findings.update(other.findings)
+        if other.findings:  # Counter.update costs as much as all the rest of a game's merge
+            self.findings.update(other.findings)
         self.unreadable += other.unreadable
-        self.rules.update(other.rules)
+        for rules, games in other.rules.items():
+            self.rules[rules] += games
         self.notes += other.notes
         self.matches += other.matches
         self.complete_matches += other.complete_matches
@@ -173,6 +176,8 @@ class Certification:
 
     def _with(self, result: Validated | None, found: list[tuple[MatchGame, GameFinding]],
               game: MatchGame | None) -> Validated:
+        if result is not None and not found:  # most games: nothing of their match to add
+            return result
         notes = [(where, finding) for where, finding in found if finding.code == "note"]
         own = [finding for where, finding in found if finding.code != "note"]
         self.summary.findings.update(finding.code for finding in own)

@@ -90,7 +90,7 @@ UNWRITABLE_TAGS = ("Position",)
 
 
 def _tag_of_header(key: str, value: str) -> tuple[str, str]:
-    tag = _TAG_OF_KEY.get(key, re.sub(r"\W", "", key))
+    tag = _TAG_OF_KEY.get(key) or re.sub(r"\W", "", key)  # the pattern only for an unknown key
     if tag == "Variant":
         value = _VARIANT_OF_VARIATION.get(value.lower(), value)
     return tag, value
