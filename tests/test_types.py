@@ -23,3 +23,21 @@ def test_the_cube_is_in_play_by_default_in_short_nardy_only():
     from nardy_cli.core.variants import GULBARA, LONG, SHORT
 
     assert (LONG.cube, SHORT.cube, GULBARA.cube) == (False, True, False)  # RULES.md: cube=off / on / off
+
+
+def test_records_copy_and_pickle_whole():
+    """Records go to worker processes and back, and converters copy them: nothing of an action is lost."""
+    import copy
+    import dataclasses
+    import pickle
+
+    from nardy_cli.record import Evaluation
+
+    record = GameRecord(tags={"Variant": "short"}, source="x.mat", line=2, actions=[
+        Action("w", "roll", (3, 1), parse_play("8/5 6/5"), number=1, comments=["a fine start"], line=3, column=5,
+               analysis=(Evaluation("move", "2-ply", -0.1, 0.0),)),
+        Action("b", "double", value=2, number=1, line=3, column=30)])
+    for again in (copy.deepcopy(record), pickle.loads(pickle.dumps(record)), copy.copy(record)):
+        assert again == record and again.actions[0].analysis[0].lost == 0.1
+    moved = dataclasses.replace(record.actions[0], side="b")
+    assert (moved.side, moved.moves, moved.comments) == ("b", record.actions[0].moves, ["a fine start"])

@@ -141,10 +141,9 @@ class Position:
 
     def winner(self) -> Side | None:
         """The side that has borne off all its checkers, if any."""
-        for side in SIDES:
-            if self.board(side)[OFF] == CHECKERS:
-                return side
-        return None
+        if self._white[OFF] == CHECKERS:  # asked after every turn: the two sides written out
+            return WHITE
+        return BLACK if self._black[OFF] == CHECKERS else None
 
     def is_over(self) -> bool:
         return self.winner() is not None

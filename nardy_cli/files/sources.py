@@ -39,7 +39,7 @@ _MAGIC = ((re.compile(rb"\x1f\x8b"), ".gz"), (re.compile(rb"BZh[1-9]1AY&SY"), ".
 _BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
          (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\n|\r)")
-_OTHER_BREAKS = re.compile("[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")  # where str.splitlines also breaks
+_OTHER_BREAKS = "\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"  # where str.splitlines also breaks
 # What a damaged compressed file or archive raises while it is read.
 _READ_ERRORS = (OSError, EOFError, zlib.error, lzma.LZMAError, zipfile.BadZipFile)
 # What opening one raises besides: encrypted or unsupported zip members.
@@ -144,25 +144,34 @@ def _decoder(encoding: str | None, head: bytes) -> _Decoder:
 def split_lines(pieces: Iterable[str]) -> Iterator[str]:
     """The lines of a text given in pieces, each with its line end: ``\\n``, ``\\r\\n`` or a lone
     ``\\r`` (old Mac files). Each piece is scanned once, so a long line costs linear time."""
+    for lines in _line_batches(pieces):
+        yield from lines
+
+
+def _line_batches(pieces: Iterable[str]) -> Iterator[list[str]]:
+    """:func:`split_lines`' lines, a piece's at a time (a generator resumed per line costs more
+    than the reader that takes the line)."""
     pending: list[str] = []  # the start of a line that goes on in the next piece
     for piece in pieces:
         if pending and piece and pending[-1].endswith("\r"):  # held back: it may have been half of \r\n
             cut = 1 if piece.startswith("\n") else 0
-            yield "".join(pending) + piece[:cut]
+            yield ["".join(pending) + piece[:cut]]
             pending.clear()
             piece = piece[cut:]
         used = _lines_end(piece)
         # str.splitlines is many times as fast, and the same where no other break is there
-        lines = piece[:used].splitlines(True) if not _OTHER_BREAKS.search(piece, 0, used) else \
-            _LINE.findall(piece, 0, used)
+        # (each looked for by str.find: a pattern of them scans many times as slowly)
+        other_breaks = any(piece.find(character, 0, used) >= 0 for character in _OTHER_BREAKS)
+        lines = _LINE.findall(piece, 0, used) if other_breaks else piece[:used].splitlines(True)
         if lines and pending:
             lines[0] = "".join(pending) + lines[0]
             pending.clear()
-        yield from lines
+        if lines:
+            yield lines
         if used < len(piece):
             pending.append(piece[used:])
     if pending:
-        yield "".join(pending)
+        yield ["".join(pending)]
 
 
 def _lines_end(piece: str) -> int:
@@ -189,9 +198,9 @@ def read_lines(source: Source, encoding: str | None = None) -> Iterator[str]:
     lines = 0
     with stream:
         try:
-            for line in split_lines(_decoded(stream, encoding)):
-                lines += 1
-                yield line
+            for batch in _line_batches(_decoded(stream, encoding)):
+                yield from batch
+                lines += len(batch)
         except _READ_ERRORS as error:
             raise _unreadable_error(source.name, error, lines) from None
 

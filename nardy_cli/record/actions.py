@@ -96,4 +96,4 @@ def next_cell(cell: tuple[int, int], side: Side) -> tuple[int, int]:
     return row, column
 
 
-picklable(Evaluation)
+picklable(Evaluation, Action)  # compiled, a class is made by its __init__, whatever pickle asks
