@@ -92,11 +92,12 @@ class PlaySyntaxError(ValueError):
 
 
 def _point(text: str, offset: int, *, source: bool) -> int:
-    lowered = text.lower()
-    if lowered == "bar":
-        return BAR
-    if lowered == "off":
-        return OFF
+    if text[:1] in "bBoO":  # (see _point_end)
+        lowered = text.lower()
+        if lowered == "bar":
+            return BAR
+        if lowered == "off":
+            return OFF
     value = int(text)
     if not 0 <= value <= 25:
         raise PlaySyntaxError(f"point {value} is not 0-25", offset)
@@ -238,10 +239,13 @@ def _parse_move(word: str, start: int) -> Move:
 
 def _point_end(word: str, at: int) -> int:
     """Where the point written from offset ``at`` of ``word`` ends: ``at`` when none is there."""
-    if word[at:at + 3].lower() in ("bar", "off"):
+    # the ASCII tests first (compiled, ord is a primitive and isdecimal a method call); only B, b,
+    # O, o lower to a letter that begins bar or off
+    if word[at:at + 1] in "bBoO" and word[at:at + 3].lower() in ("bar", "off"):
         return at + 3
     end = at
-    while end < len(word) and end - at < 2 and word[end].isdecimal():
+    while end < len(word) and end - at < 2 and (48 <= ord(word[end]) <= 57 or
+                                                  (ord(word[end]) > 127 and word[end].isdecimal())):
         end += 1
     return end
 
