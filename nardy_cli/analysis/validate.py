@@ -173,6 +173,8 @@ class Certification:
 
     def _with(self, result: Validated | None, found: list[tuple[MatchGame, GameFinding]],
               game: MatchGame | None) -> Validated:
+        if result is not None and not found:  # most games: nothing to add, and no copy (the parent does this per game)
+            return result
         notes = [(where, finding) for where, finding in found if finding.code == "note"]
         own = [finding for where, finding in found if finding.code != "note"]
         self.summary.findings.update(finding.code for finding in own)
