@@ -33,9 +33,11 @@ bottleneck on corpora of many small files (a match a file). The parent still giv
 results, errors and "no game" message in corpus order, and counts its bytes on the progress bar.
 
 Any other file that cannot be cut (MAT, SGF, a JSON document) is a unit whole; one longer than
-``SHIP_LIMIT`` characters (a compressed one counted at ``COMPRESSION_RATIO`` times its size) is
-neither handed to a worker nor shipped but read here, in corpus order, as it streams: memory does
-not grow with the size of a file, at the price of running that file's games on one process.
+``SHIP_LIMIT`` characters (a compressed one counted at ``COMPRESSION_RATIO`` times its size), or a
+file a worker would read itself that holds more than about ``chunk_games`` games (at ``GAME_BYTES``
+a game: the results of a unit wait in memory, those of turn rows too), is neither handed to a
+worker nor shipped but read here, in corpus order, as it streams: memory does not grow with the
+size of a file, at the price of running that file's games on one process.
 
 Workers need ``nardy_cli`` importable (on a remote Dask cluster: installed there). Worker processes
 and a local Dask cluster read the files they are given themselves; a remote cluster's workers need
@@ -87,7 +89,8 @@ COMPRESSION_RATIO = 8  # how many times its size a compressed file is counted: t
 LINE_COST = 64  # characters a line is counted for besides its own: the memory of a short line, in a list
 BATCH_BYTES = 64 << 10  # bytes (as _size_to_read counts them): a file up to this is small, and so is a batch of them
 BATCH_FILES = 64  # small files a batch: its results come back in one message
-GAME_BYTES = 1 << 10  # bytes a game is counted for: a file read whole holds at most about chunk_games games
+GAME_BYTES = 1 << 10  # bytes a game is counted for (a real MAT game takes 2 KiB): so a file a worker reads
+                      # whole holds at most about chunk_games games
 IN_FLIGHT_PER_WORKER = 2
 DASK_HINT = "pip install 'nardy-cli[dask]'"
 
@@ -183,7 +186,7 @@ def _source_units(source: Source, file: int, fmt: str | None, encoding: str | No
     binary = notations.is_binary(name)
     cutting = None if binary else notations.notation(name).game_starts(head)
     size = _size_to_read(source) if workers_read and cutting is None else None
-    if size is not None and size <= SHIP_LIMIT:
+    if size is not None and size <= _whole(chunk_games):
         getattr(rest, "close", lambda: None)()  # the worker reads it from its start
         yield _Unit(source.name, name, file, opener=source, encoding=encoding,
                     unread=max(0, os.path.getsize(source.name) - sum(head_bytes)) if counting else 0)
@@ -218,10 +221,15 @@ def _source_units(source: Source, file: int, fmt: str | None, encoding: str | No
     yield unit
 
 
+def _whole(chunk_games: int) -> int:
+    """The most bytes of a file that a worker reads whole: about ``chunk_games`` games (see
+    ``GAME_BYTES``), and no more than a file the parent would ship (``SHIP_LIMIT``)."""
+    return min(chunk_games * GAME_BYTES, SHIP_LIMIT)
+
+
 def _small(chunk_games: int) -> int:
-    """The bytes of a small file, and of a batch of them (see ``GAME_BYTES``): never more than a
-    file that is read here as it streams (``SHIP_LIMIT``)."""
-    return min(BATCH_BYTES, chunk_games * GAME_BYTES, SHIP_LIMIT)
+    """The most bytes of a small file, and of a batch of them."""
+    return min(BATCH_BYTES, _whole(chunk_games))
 
 
 def _work(paths: list[str] | tuple[str, ...], fmt: str | None, encoding: str | None, pattern: str | None,
