@@ -49,6 +49,7 @@ from __future__ import annotations
 import importlib
 import os
 import signal
+import stat
 import sys
 import threading
 import time
@@ -153,10 +154,16 @@ class _Unit:
 def _size_to_read(source: Source) -> int | None:
     """About how many characters reading ``source`` whole takes (see ``COMPRESSION_RATIO``), or
     None when a worker cannot open it itself (standard input, an archive's member)."""
-    if source.name == STDIN or not os.path.isfile(source.name):
+    if source.name == STDIN:
+        return None
+    try:
+        status = os.stat(source.name)
+    except OSError:
+        return None
+    if not stat.S_ISREG(status.st_mode):
         return None
     compressed = not source.name.endswith(source.plain_name)  # plain_name drops a compression extension
-    return os.path.getsize(source.name) * (COMPRESSION_RATIO if compressed else 1)
+    return status.st_size * (COMPRESSION_RATIO if compressed else 1)
 
 
 def _source_units(source: Source, file: int, fmt: str | None, encoding: str | None,
