@@ -117,7 +117,7 @@ class _Unit:
     """Lines of one input to read and run the task on: a whole file or a chunk of one."""
 
     source: str
-    notation: str
+    notation: str  # "": not told yet (a small file, whose worker tells it)
     file: int  # which input of the run: the same file named twice is two inputs
     lines: list[str] = field(default_factory=list)
     first_line: int = 1  # the file's number of lines[0]
@@ -133,7 +133,7 @@ class _Unit:
     unread: int = 0  # bytes of the input on disk the parent did not read, for the progress bar
     packed: str | None = None  # the lines as one text, as shipped: a third of a list's memory and pickling
     packed_lines: int = 0  # how many lines it holds
-    fmt: str | None = None  # the notation the user named, for a worker that tells it (notation "": a small file)
+    fmt: str | None = None  # the notation the user named, for the worker that tells a small file's
     size: int = 0  # bytes to read, as _size_to_read counts them: of a small file, which fills a batch
     count_reads: bool = False  # the worker counts the bytes it reads, for the parent's progress bar
 
@@ -529,7 +529,8 @@ def map_games(paths: list[str] | tuple[str, ...], task: Task[R], *, jobs: int | 
     its results. It runs in ``jobs`` worker processes (default: every core; 1, or inputs that make a
     single work unit, such as one small file: here, without a pool), or on Dask workers when ``dask``
     is ``local``, ``local:N``, a scheduler address (see :func:`dask_client`) or a running ``Client``.
-    At most two units a worker are in flight: memory does not grow with the corpus.
+    At most two units (or batches of small files) a worker are in flight: memory does not grow with
+    the corpus.
     """
     if dask is not None:
         local = isinstance(dask, str) and dask.partition(":")[0] == "local"  # workers that see these files
