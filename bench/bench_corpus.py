@@ -54,7 +54,8 @@ def median_line(label: str, runs: list[Run], extra: str = "") -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--corpus", type=Path, help="The directory of .mat/.txt match files (default: bglab-sample).")
+    parser.add_argument("--corpus", type=Path,
+                        help="The directory of .mat/.txt match files, its subdirectories too (default: bglab-sample).")
     parser.add_argument("--jobs", default="1,2", help="Numbers of worker processes to compare.")
     parser.add_argument("--rounds", type=int, default=5, help="Rounds of alternating runs; medians are printed.")
     parser.add_argument("--against", metavar="PYTHON",
@@ -63,7 +64,7 @@ def main() -> None:
     corpus = args.corpus or next((path for path in CORPORA if path.is_dir()), None)
     if corpus is None:
         sys.exit(f"no corpus: none of {', '.join(map(str, CORPORA))} exists (give --corpus)")
-    files = sorted(path for path in corpus.iterdir() if path.suffix in (".txt", ".mat"))
+    files = sorted(path for path in corpus.rglob("*") if path.suffix in (".txt", ".mat") and path.is_file())
     jobs: list[int | str] = [int(count) for count in args.jobs.split(",")]
     pythons = {"": sys.executable} | ({" (against)": args.against} if args.against else {})
     print(machine_context(jobs))

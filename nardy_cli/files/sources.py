@@ -348,10 +348,13 @@ def _open_member(path: str, member: zipfile.ZipInfo) -> IO[bytes]:
 
 
 def _unreadable(name: str, message: str) -> Source:
-    """A source that raises ``message`` when it is read: a bad archive met in a tree stops only itself."""
-    def fail() -> IO[bytes]:
-        raise InputError(message)
-    return Source(name, fail)
+    """A source that raises ``message`` when it is read: a bad archive met in a tree stops only itself.
+    It pickles, as every source does: a worker process may be sent it to read."""
+    return Source(name, functools.partial(_fail, message))
+
+
+def _fail(message: str) -> IO[bytes]:
+    raise InputError(message)
 
 
 # --- finding the inputs ------------------------------------------------------------------------

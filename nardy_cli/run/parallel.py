@@ -23,10 +23,21 @@ A cut is checked, never trusted, so the results are the sequential run's on any 
 * what depends on the games before (match scores, the Crawford game) is judged by the parent,
   in corpus order, from the small results the workers return (see :mod:`nardy_cli.matches`).
 
-A file that cannot be cut (MAT, SGF, a JSON document) is a unit whole; one longer than
-``SHIP_LIMIT`` characters (a compressed one counted at ``COMPRESSION_RATIO`` times its size) is
-neither handed to a worker nor shipped but read here, in corpus order, as it streams: memory does
-not grow with the size of a file, at the price of running that file's games on one process.
+A small file that a worker can open itself (at most ``BATCH_BYTES``, or about ``chunk_games`` games
+at ``GAME_BYTES`` a game) is not opened here at all: a small file is never cut anyway, so the parent
+need not know its notation. The worker reads it whole, telling its notation, as the sequential run
+does (:func:`~nardy_cli.run.corpus.read_source`), and such files go to the workers in batches of up
+to ``BATCH_FILES`` files and ``BATCH_BYTES`` bytes, whose results come back together: with one work
+unit a file, the parent's opening, sniffing, submitting and gathering of each file was the
+bottleneck on corpora of many small files (a match a file). The parent still gives each file's
+results, errors and "no game" message in corpus order, and counts its bytes on the progress bar.
+
+Any other file that cannot be cut (MAT, SGF, a JSON document) is a unit whole; one longer than
+``SHIP_LIMIT`` characters (a compressed one counted at ``COMPRESSION_RATIO`` times its size), or a
+file a worker would read itself that holds more than about ``chunk_games`` games (at ``GAME_BYTES``
+a game: the results of a unit wait in memory, those of turn rows too), is neither handed to a
+worker nor shipped but read here, in corpus order, as it streams: memory does not grow with the
+size of a file, at the price of running that file's games on one process.
 
 Workers need ``nardy_cli`` importable (on a remote Dask cluster: installed there). Worker processes
 and a local Dask cluster read the files they are given themselves; a remote cluster's workers need
@@ -38,6 +49,7 @@ from __future__ import annotations
 import importlib
 import os
 import signal
+import stat
 import sys
 import threading
 import time
@@ -62,6 +74,7 @@ from nardy_cli.run.corpus import (
     iter_inputs,
     no_game_message,
     open_source,
+    read_source,
 )
 
 if TYPE_CHECKING:
@@ -75,6 +88,10 @@ SHIP_LIMIT = 4 << 20  # characters: a file that cannot be cut and is longer is r
 GAME_LIMIT = 4 << 20  # characters: a unit of a cut file is cut early past it; one game longer streams here
 COMPRESSION_RATIO = 8  # how many times its size a compressed file is counted: text packs about that well
 LINE_COST = 64  # characters a line is counted for besides its own: the memory of a short line, in a list
+BATCH_BYTES = 64 << 10  # bytes (as _size_to_read counts them): a file up to this is small, and so is a batch of them
+BATCH_FILES = 64  # small files a batch: its results come back in one message
+GAME_BYTES = 1 << 10  # bytes a game is counted for (a real MAT game takes 2 KiB): so a file a worker reads
+                      # whole holds at most about chunk_games games
 IN_FLIGHT_PER_WORKER = 2
 DASK_HINT = "pip install 'nardy-cli[dask]'"
 
@@ -100,7 +117,7 @@ class _Unit:
     """Lines of one input to read and run the task on: a whole file or a chunk of one."""
 
     source: str
-    notation: str
+    notation: str  # "": not told yet (a small file, whose worker tells it)
     file: int  # which input of the run: the same file named twice is two inputs
     lines: list[str] = field(default_factory=list)
     first_line: int = 1  # the file's number of lines[0]
@@ -116,6 +133,9 @@ class _Unit:
     unread: int = 0  # bytes of the input on disk the parent did not read, for the progress bar
     packed: str | None = None  # the lines as one text, as shipped: a third of a list's memory and pickling
     packed_lines: int = 0  # how many lines it holds
+    fmt: str | None = None  # the notation the user named, for the worker that tells a small file's
+    size: int = 0  # bytes to read, as _size_to_read counts them: of a small file, which fills a batch
+    count_reads: bool = False  # the worker counts the bytes it reads, for the parent's progress bar
 
     def shipped(self) -> _Unit:
         """The unit as it is sent to a worker: its lines packed into one text."""
@@ -134,16 +154,27 @@ class _Unit:
 def _size_to_read(source: Source) -> int | None:
     """About how many characters reading ``source`` whole takes (see ``COMPRESSION_RATIO``), or
     None when a worker cannot open it itself (standard input, an archive's member)."""
-    if source.name == STDIN or not os.path.isfile(source.name):
+    if source.name == STDIN:
         return None
-    compressed = source.plain_name != os.path.basename(source.name)
-    return os.path.getsize(source.name) * (COMPRESSION_RATIO if compressed else 1)
+    try:
+        status = os.stat(source.name)
+    except OSError:
+        return None
+    if not stat.S_ISREG(status.st_mode):
+        return None
+    compressed = not source.name.endswith(source.plain_name)  # plain_name drops a compression extension
+    return status.st_size * (COMPRESSION_RATIO if compressed else 1)
 
 
 def _source_units(source: Source, file: int, fmt: str | None, encoding: str | None,
                   chunk_games: int, workers_read: bool) -> Iterator[_Unit | str]:
     """The units of one input, then the message saying why it could not be read further, if so.
-    With ``workers_read``, a file read whole is left for the worker to read."""
+    With ``workers_read``, a file read whole is left for the worker to read, and a small one is
+    not even opened here: the worker tells its notation (notation "")."""
+    if workers_read and (size := _size_to_read(source)) is not None and size <= _small(chunk_games):
+        yield _Unit(source.name, "", file, opener=source, encoding=encoding, fmt=fmt, size=size,
+                    count_reads=bool(READ_HOOKS))
+        return
     head_bytes: list[int] = []
     counting = bool(READ_HOOKS) and workers_read
     if counting:
@@ -162,7 +193,7 @@ def _source_units(source: Source, file: int, fmt: str | None, encoding: str | No
     binary = notations.is_binary(name)
     cutting = None if binary else notations.notation(name).game_starts(head)
     size = _size_to_read(source) if workers_read and cutting is None else None
-    if size is not None and size <= SHIP_LIMIT:
+    if size is not None and size <= _whole(chunk_games):
         getattr(rest, "close", lambda: None)()  # the worker reads it from its start
         yield _Unit(source.name, name, file, opener=source, encoding=encoding,
                     unread=max(0, os.path.getsize(source.name) - sum(head_bytes)) if counting else 0)
@@ -197,6 +228,17 @@ def _source_units(source: Source, file: int, fmt: str | None, encoding: str | No
     yield unit
 
 
+def _whole(chunk_games: int) -> int:
+    """The most bytes of a file that a worker reads whole: about ``chunk_games`` games (see
+    ``GAME_BYTES``), and no more than a file the parent would ship (``SHIP_LIMIT``)."""
+    return min(chunk_games * GAME_BYTES, SHIP_LIMIT)
+
+
+def _small(chunk_games: int) -> int:
+    """The most bytes of a small file, and of a batch of them."""
+    return min(BATCH_BYTES, _whole(chunk_games))
+
+
 def _work(paths: list[str] | tuple[str, ...], fmt: str | None, encoding: str | None, pattern: str | None,
           chunk_games: int, allow_empty: bool = False, workers_read: bool = True) -> Iterator[_Unit | str]:
     """The units of every input in order, with the message of an input that cannot be read in its place."""
@@ -208,6 +250,26 @@ def _work(paths: list[str] | tuple[str, ...], fmt: str | None, encoding: str | N
             yield from _source_units(source, next(files), fmt, encoding, chunk_games, workers_read)
 
 
+def _batched(work: Iterator[_Unit | str], chunk_games: int) -> Iterator[_Unit | str | list[_Unit]]:
+    """``work`` with its runs of small files (notation "") gathered into batches, in order, of at
+    most ``BATCH_FILES`` files and the bytes of a small file, to run on one worker each."""
+    limit = _small(chunk_games)
+    batch: list[_Unit] = []
+    size = 0
+    for item in work:
+        if batch and (isinstance(item, str) or item.notation or size + item.size > limit
+                      or len(batch) >= BATCH_FILES):
+            yield batch
+            batch, size = [], 0
+        if isinstance(item, str) or item.notation:
+            yield item
+        else:
+            batch.append(item)
+            size += item.size
+    if batch:
+        yield batch
+
+
 # --- the worker ---------------------------------------------------------------------------
 
 
@@ -217,7 +279,8 @@ class _Outcome(Generic[R]):
 
     results: list[R] = field(default_factory=list)
     straddles: bool = False  # the last game goes on past the unit: the cut after it is no game start
-    error: str | None = None  # why a binary input could not be read past its last game
+    error: str | None = None  # why an input read by the worker could not be read past its last game
+    read: int = 0  # bytes the worker read from disk, when the unit asked it to count them
 
 
 class _Truncated(Exception):
@@ -236,6 +299,8 @@ def _unit_lines(unit: _Unit) -> Iterator[str]:
 
 
 def _unit_records(unit: _Unit) -> Iterator[GameRecord]:
+    if unit.opener is not None and not unit.notation:
+        return read_source(unit.opener, unit.fmt, unit.encoding)
     if unit.opener is not None and notations.is_binary(unit.notation):
         return binary_games(unit.notation, read_bytes(unit.opener, BINARY_LIMIT), unit.source)
     if unit.opener is not None:
@@ -266,6 +331,9 @@ def _run_unit(unit: _Unit, task: Task[R]) -> _Outcome[R]:
     outcome: _Outcome[R] = _Outcome(straddles=unit.probe is not None)
     read_before = len(unit.preamble)
     probe_line = read_before + unit.line_count() + 1
+    read: list[int] = []
+    if unit.count_reads:
+        READ_HOOKS.append(read.append)
     try:
         for record in _unit_records(unit):
             if read_before and record.line <= read_before:
@@ -278,9 +346,18 @@ def _run_unit(unit: _Unit, task: Task[R]) -> _Outcome[R]:
             outcome.results.append(task(CorpusGame(unit.source, unit.first_index + offset, record)))
     except _Truncated:
         pass
-    except InputError as error:  # an input the worker read (or a binary one) damaged past its last game
-        outcome.error = str(error)
+    except (InputError, notations.UnknownFormat) as error:  # an input the worker read: unreadable, or damaged
+        outcome.error = str(error)                           # past its last game, or of no notation it tells
+    finally:
+        if unit.count_reads:
+            READ_HOOKS.remove(read.append)
+    outcome.read = sum(read)
     return outcome
+
+
+def _run_batch(units: list[_Unit], task: Task[R]) -> list[_Outcome[R]]:
+    """The outcomes of a batch of small files, each read whole (see :func:`_batched`)."""
+    return [_run_unit(unit, task) for unit in units]
 
 
 # --- the parent: submitting units and gathering their results in order ----------------------
@@ -328,17 +405,21 @@ class _EmptyFiles:
         self.file = None
 
 
-def _gather(work: Iterator[_Unit | str], submit: Callable[..., _Future], in_flight: int, task: Task[R],
-            on_error: Callable[[str], None], allow_empty: bool = False) -> Iterator[R]:
-    """Submit the units of ``work``, at most ``in_flight`` at a time, and yield their results in order.
-    When a unit's first game turns out to have another index than the parent counted, the later
-    units of its file are numbered with the difference (those already submitted are redone)."""
-    pending: deque[tuple[_Unit | str, _Future | None]] = deque()
+def _gather(work: Iterator[_Unit | str | list[_Unit]], submit: Callable[..., _Future], in_flight: int,
+            task: Task[R], on_error: Callable[[str], None], allow_empty: bool = False) -> Iterator[R]:
+    """Submit the units and batches of ``work``, at most ``in_flight`` at a time, and yield their
+    results in order. When a unit's first game turns out to have another index than the parent
+    counted, the later units of its file are numbered with the difference (those already
+    submitted are redone)."""
+    pending: deque[tuple[_Unit | str | list[_Unit], _Future | None]] = deque()
     corrections: dict[int, int] = {}  # by file: the true index of a game less the counted one
     empty = _EmptyFiles(on_error, allow_empty)
 
     def fill() -> None:
         while len(pending) < in_flight and (item := next(work, None)) is not None:
+            if isinstance(item, list):
+                pending.append((item, submit(_run_batch, item, task)))
+                continue
             if isinstance(item, str) or item.rest is not None:
                 pending.append((item, None))
                 continue
@@ -364,6 +445,20 @@ def _gather(work: Iterator[_Unit | str], submit: Callable[..., _Future], in_flig
             empty.done()
             on_error(item)
             fill()
+            continue
+        if isinstance(item, list):
+            assert future is not None
+            outcomes = future.result()
+            fill()
+            for unit, outcome in zip(item, outcomes):
+                empty.unit(unit)
+                for hook in READ_HOOKS if outcome.read else ():
+                    hook(outcome.read)
+                empty.games += len(outcome.results)
+                yield from outcome.results
+                if outcome.error:
+                    on_error(outcome.error)
+                    empty.failed = True
             continue
         empty.unit(item)
         if future is None:
@@ -434,15 +529,16 @@ def map_games(paths: list[str] | tuple[str, ...], task: Task[R], *, jobs: int | 
     its results. It runs in ``jobs`` worker processes (default: every core; 1, or inputs that make a
     single work unit, such as one small file: here, without a pool), or on Dask workers when ``dask``
     is ``local``, ``local:N``, a scheduler address (see :func:`dask_client`) or a running ``Client``.
-    At most two units a worker are in flight: memory does not grow with the corpus.
+    At most two units (or batches of small files) a worker are in flight: memory does not grow with
+    the corpus.
     """
     if dask is not None:
         local = isinstance(dask, str) and dask.partition(":")[0] == "local"  # workers that see these files
         with dask_client(dask, jobs) as client:
             workers = sum(client.nthreads().values())
-            yield from _gather(_work(paths, fmt, encoding, pattern, chunk_games, allow_empty, workers_read=local),
-                               partial(client.submit, pure=False), IN_FLIGHT_PER_WORKER * workers, task, on_error,
-                               allow_empty)
+            units = _work(paths, fmt, encoding, pattern, chunk_games, allow_empty, workers_read=local)
+            yield from _gather(_batched(units, chunk_games), partial(client.submit, pure=False),
+                               IN_FLIGHT_PER_WORKER * workers, task, on_error, allow_empty)
         return
     workers = jobs or available_cores()
     if workers <= 1:
@@ -450,7 +546,7 @@ def map_games(paths: list[str] | tuple[str, ...], task: Task[R], *, jobs: int | 
                                allow_empty=allow_empty):
             yield task(game)
         return
-    work = _work(paths, fmt, encoding, pattern, chunk_games, allow_empty)
+    work = _batched(_work(paths, fmt, encoding, pattern, chunk_games, allow_empty), chunk_games)
     first = list(islice(work, 2))
     if len(first) < 2:  # a pool would only start its processes to run this one unit on one of them
         yield from _gather(iter(first), _RunHere, 1, task, on_error, allow_empty)
