@@ -219,7 +219,8 @@ def test_decoding_follows_its_rule_whatever_the_chunks(data, chunk):
 
 
 @fuzz
-@given(st.text(alphabet="ab\r\n\u2028\u2029\x0b\x0c\x1c\x1e\x85", max_size=40), st.lists(st.integers(0, 40), max_size=5))
+@given(st.text(alphabet="ab\r\n\u2028\u2029\x0b\x0c\x1c\x1e\x85", max_size=40),
+       st.lists(st.integers(0, 40), max_size=5))
 def test_lines_split_at_cr_lf_and_crlf_wherever_the_pieces_are_cut(text, cuts):
     cuts = sorted({min(cut, len(text)) for cut in cuts})
     pieces = [text[start:end] for start, end in zip([0, *cuts], [*cuts, len(text)])]
