@@ -3,7 +3,8 @@
 :class:`QuickCheck` accepts a recorded play only when it can prove it legal cheaply —
 its moves resolve into legal steps that use every die (or every step of a cascade), or
 it bears off the last checker with a double, or no die can be played at all, or a lean
-search of the roll finds no longer play (and the higher-die rule holds) — and otherwise
+search of the roll finds no longer play (and the higher-die rule holds; for a cascade that
+stops early, a count of pips and steps proves most stops without the search) — and otherwise
 declines (returns None), so that :meth:`Engine.check <nardy_cli.core.engine.Engine.check>`
 decides with its generator; so does the first-turn head exception of a double. It never
 finds a play illegal: every finding comes from the full path. It works on plain lists
