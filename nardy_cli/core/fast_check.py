@@ -544,11 +544,12 @@ def _options(point: int, by_key: dict[int, int], within: int, places: list[int],
     options = []
     for key, at in by_key.items():
         at &= within
-        for end in range(1, point + 1):
-            if at >> end & 1:
-                options.append((key + extra, point - end))
-                if places and places[end]:
-                    options.append((key + extra + places[end], point - end))
+        while at:
+            end = (at & -at).bit_length() - 1  # the lowest point left
+            at &= at - 1
+            options.append((key + extra, point - end))
+            if places and places[end]:
+                options.append((key + extra + places[end], point - end))
     return options
 
 
