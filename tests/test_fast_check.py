@@ -294,8 +294,8 @@ def test_a_proof_that_a_cascade_stops_never_contradicts_the_search() -> None:
 
 @pytest.mark.slow
 def test_a_proof_that_a_cascade_stops_never_contradicts_the_search_on_many_positions() -> None:
-    counts = run_stop_proofs(4_000, seed=2028)
-    assert counts["proved"] > 1_000
+    counts = run_stop_proofs(1_500, seed=2028)
+    assert counts["proved"] > 300
 
 
 @pytest.mark.parametrize("position, dice, play, passed", [
