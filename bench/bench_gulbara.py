@@ -3,8 +3,8 @@
 Games are self-played (both bots, fixed seeds), then replayed and judged as
 ``nardy validate`` does. Prints the median over several rounds of the cost per
 turn — all turns, and the cascade turns (doubles) and passed-step plays alone —
-beside long nardy's per-turn cost for the same number of games. No assertion,
-no timing limit.
+beside long and short nardy's per-turn cost for the same number of games. No
+assertion, no timing limit.
 
     python bench/bench_gulbara.py [--games 40] [--rounds 3]
 """
@@ -71,10 +71,12 @@ def main() -> None:
     args = parser.parse_args()
     for bot in ("random", "greedy"):
         long_cost, long_turns, _, _, _ = per_turn(games_of("long", bot, args.games, 11), args.rounds)
+        short_cost, short_turns, _, _, _ = per_turn(games_of("short", bot, args.games, 11), args.rounds)
         cost, turns, cascades, passed, results = per_turn(games_of("gulbara", bot, args.games, 11), args.rounds)
-        print(f"{bot:6} gulbara: {cost:7.0f} µs/turn over {turns} turns ({cascades} cascades, {passed} passed plays); "
-              f"cascade or passed check alone {ordered_cost(results, args.rounds):7.0f} µs; "
-              f"long nardy: {long_cost:5.0f} µs/turn over {long_turns} turns")
+        print(f"{bot:6} gulbara: {cost:5.1f} µs/turn over {turns} turns ({cascades} cascades, {passed} passed plays); "
+              f"cascade or passed check alone {ordered_cost(results, args.rounds):5.1f} µs; "
+              f"long nardy: {long_cost:5.1f} µs/turn over {long_turns} turns; "
+              f"short nardy: {short_cost:5.1f} µs/turn over {short_turns} turns")
 
 
 if __name__ == "__main__":

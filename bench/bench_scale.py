@@ -9,11 +9,11 @@ validate -q --jobs N CORPUS`` and ``nardy stats -q --jobs N CORPUS`` (``stats-pa
 memory: the sum of resident sets (pages shared by forked workers counted in each) and of
 proportional sets (shared pages divided among their sharers, what the tree really takes). It
 prints games/s and turns/s, the speed-up against one worker and against linear, and the CPU
-seconds; then long against short nardy per turn (``--short``), and what shipping parsed records
-to workers would cost against shipping raw lines. Prints, never asserts.
+seconds; then long and crazy against short nardy per turn (``--short``, ``--crazy``), and what
+shipping parsed records to workers would cost against shipping raw lines. Prints, never asserts.
 
     python bench/bench_scale.py [--sizes 10k,100k,1M] [--jobs 1,2,local:2] [--tasks validate,stats,stats-parquet]
-                                [--base 1000] [--short 2000] [--cache ~/.cache/nardy-bench]
+                                [--base 1000] [--short 2000] [--crazy 500] [--cache ~/.cache/nardy-bench]
 
 Measured on a 2-core machine shared with other jobs, 200 games: NTN parsing 3.2-3.4 ms a game,
 replay 6-7 ms; pickling the parsed records 0.9 ms a game and unpickling them 2.2-2.5 ms (as much
@@ -263,21 +263,25 @@ def transport(base: Path, games: int = 200) -> None:
           f"raw lines: pickle {line_dump:.3f} + unpickle {line_load:.3f} ({len(packed_lines) / games:.0f} B)")
 
 
-def per_turn(long_base: Path, short_base: Path, rounds: int = 3) -> None:
-    """Long against short nardy: validate's turns/s on one worker over the two bases, run in
-    alternation ``rounds`` times each; the fastest run of each is compared (the least disturbed by
-    other jobs on a shared machine)."""
-    runs: dict[str, list[Run]] = {"long": [], "short": []}
+def per_turn(bases: dict[str, Path], rounds: int = 3) -> None:
+    """Long and crazy against short nardy: validate's µs per turn on one worker over each variant's
+    base, run in alternation ``rounds`` times each; the fastest run of each is compared (the least
+    disturbed by other jobs on a shared machine)."""
+    runs: dict[str, list[Run]] = {variant: [] for variant in bases}
     for _ in range(rounds):
-        for variant, path in (("long", long_base), ("short", short_base)):
+        for variant, path in bases.items():
             runs[variant].append(timed("validate", [path], 1, None))
     best = {variant: min(variant_runs, key=lambda run: run.seconds / run.turns)
             for variant, variant_runs in runs.items()}
     for variant, run in best.items():
         spread = sorted(round(r.turns / r.seconds) for r in runs[variant])
-        print(run.text(variant, f"  (turns/s of the {rounds} runs: {', '.join(map(str, spread))})"), flush=True)
-    ratio = best["short"].turns / best["short"].seconds / (best["long"].turns / best["long"].seconds)
-    print(f"  a long-nardy turn costs {ratio:.2f}x a short-nardy turn (goal: at most 1)")
+        print(run.text(variant, f"  {run.seconds / run.turns * 1e6:.1f} µs/turn "
+                                f"(turns/s of the {rounds} runs: {', '.join(map(str, spread))})"), flush=True)
+    short = best["short"].seconds / best["short"].turns
+    for variant, name in (("long", "long-nardy"), ("gulbara", "crazy-nardy")):
+        if variant in best:
+            print(f"  a {name} turn costs {best[variant].seconds / best[variant].turns / short:.2f}x "
+                  "a short-nardy turn (goal: at most 1)")
 
 
 def main() -> None:
@@ -290,6 +294,8 @@ def main() -> None:
     parser.add_argument("--base", type=int, default=1000, help="Distinct games, repeated to make each corpus.")
     parser.add_argument("--short", type=int, default=2000,
                         help="Short-nardy games for the per-turn comparison (0: skip it).")
+    parser.add_argument("--crazy", type=int, default=500,
+                        help="Crazy-nardy games in the per-turn comparison (0: leave crazy nardy out).")
     parser.add_argument("--cache", type=Path, default=Path("~/.cache/nardy-bench").expanduser(),
                         help="Where the corpora are kept between runs.")
     args = parser.parse_args()
@@ -300,7 +306,10 @@ def main() -> None:
     transport(base)
     if args.short:
         print("\nper turn, validate on 1 worker:")
-        per_turn(base, base_corpus(args.cache, args.short, "short"))
+        bases = {"long": base, "short": base_corpus(args.cache, args.short, "short")}
+        if args.crazy:
+            bases["gulbara"] = base_corpus(args.cache, args.crazy, "gulbara")
+        per_turn(bases)
     for games in sizes:
         path = corpus(args.cache, base, args.base, games)
         print(f"\n{games} games: {args.base} distinct games repeated {games // args.base} times, "

@@ -17,13 +17,15 @@ from collections import Counter
 
 import pytest
 
+from nardy_cli.analysis.selfplay import BOTS, play_game
 from nardy_cli.core.engine import Engine, Play, Verdict, steps_to_moves
-from nardy_cli.core.fast_check import QuickCheck
-from nardy_cli.core.moves import Move
+from nardy_cli.core.fast_check import QuickCheck, _Board, _free_points, _out_of_reach, _Search, opponent_lowest
+from nardy_cli.core.moves import Move, parse_play
 from nardy_cli.core.position import Position
 from nardy_cli.core.rules import OPTIONS, Rules
 from nardy_cli.core.sides import BAR, OFF
-from nardy_cli.core.variants import HEAD
+from nardy_cli.core.variants import CHECKERS, HEAD, VARIANTS, cascade_steps
+from nardy_cli.replay import replay
 
 GAMES = ("long", "short", "gulbara")
 ENGINE_OPTIONS = ("head", "block", "cascade", "bearoff")  # the options the engine's verdicts depend on
@@ -163,3 +165,160 @@ def test_the_fast_check_declines_what_it_cannot_prove() -> None:
     assert QuickCheck(Rules.preset("long"))(start, (6, 5), (Move((24, 18)), Move((24, 19)))) is None  # head
     assert QuickCheck(Rules.preset("long"))(start, (6, 6), (Move((24, 18)), Move((24, 18)))) is None  # first turn
     assert QuickCheck(Rules.preset("long"))(start, (6, 5), (Move((24, 13)),)) is not None
+
+
+# --- crazy nardy: self-played games of both bots, and the proof that a cascade stops ------------
+
+def run_gulbara_games(turns: int, seed: int) -> Counter[str]:
+    """Judge both ways every play of self-played crazy-nardy games (random and greedy bots, random
+    rule options) until ``turns`` plays are judged, each cascade and play of passed steps also
+    broken: stopped after fewer steps, one step past its stop, written in other ways (see
+    :func:`mutations`), or played with steps passed that were not. Every play the fast check
+    accepts is judged by the full path too (where it declines, :meth:`Engine.check` is the full
+    path itself, whose exhaustive search of a broken 24-step cascade may take seconds)."""
+    rng = random.Random(seed)
+    counts: Counter[str] = Counter()
+    while counts["turns"] < turns:
+        rules = random_rules("gulbara", rng)
+        engine, quick = Engine(rules), QuickCheck(rules)
+        result = replay(play_game(rules, rng, rng.choice(BOTS)))
+        passes = [turn.passed for turn in result.turns if turn.passed]
+        plays: list[tuple[Position, tuple[int, int], tuple[Move, ...], tuple[int, ...] | None]] = [
+            (turn.before, turn.dice, turn.moves, None) for turn in result.turns]
+        plays += [(play.before, play.dice, play.moves, steps) for play, steps in zip(result.passed_plays, passes)]
+        for position, dice, moves, passed in plays:
+            counts["turns"] += 1
+            cases: list[tuple[tuple[int, int], tuple[Move, ...], tuple[int, ...] | None]] = [(dice, moves, passed)]
+            play = engine.check(position, dice, moves, passed).play
+            if (passed is not None or dice[0] == dice[1]) and play is not None:
+                steps = play.steps
+                sequence = engine.steps(position, dice) if passed is None else passed
+                cases += [(dice, steps_to_moves(steps[:cut]), passed)
+                          for cut in {len(steps) - 1, rng.randrange(len(steps) + 1)} if 0 <= cut < len(steps)]
+                if len(steps) < len(sequence):  # one more step of the next value, from some checker
+                    after = play.position.board(position.turn)
+                    src = rng.choice([point for point in range(1, 25) if after[point]] or [HEAD])
+                    cases.append((dice, steps_to_moves(steps) + (Move((src, max(src - sequence[len(steps)], 0))),),
+                                  passed))
+                cases += [(case_dice, case_moves, passed)
+                          for case_dice, case_moves in mutations(play, position, dice, engine, rng, passed)]
+                if passed is not None and len(passed) > 1:
+                    cases.append((dice, moves, passed[1:]))  # one passed step lost on the way
+                if passed is None:
+                    cases.append((dice, moves, sequence[len(steps):] or sequence[-1:]))  # steps passed that were not
+            for case_dice, case_moves, case_passed in cases:
+                counts["cases"] += 1
+                if quick(position, case_dice, case_moves, case_passed) is None:
+                    counts["declined"] += 1
+                    continue
+                counts["fast"] += 1
+                full = engine.judge(position, case_dice, case_moves, case_passed)
+                counts["legal" if full.legal else "illegal"] += 1
+                written = " ".join(map(str, case_moves)) or "-"
+                case = f"{rules} | {position} | {case_dice} | {written} | passed={case_passed}"
+                assert_same(engine.check(position, case_dice, case_moves, case_passed), full, case)
+    return counts
+
+
+def test_crazy_nardy_games_of_both_bots_agree() -> None:
+    counts = run_gulbara_games(300, seed=5)
+    assert counts["fast"] and counts["declined"] and counts["legal"]
+
+
+@pytest.mark.slow
+def test_crazy_nardy_games_of_both_bots_agree_on_100k_turns() -> None:
+    counts = run_gulbara_games(100_000, seed=2027)
+    assert counts["turns"] >= 100_000 and counts["fast"] and counts["declined"] and counts["legal"]
+
+
+def random_stop_position(rng: random.Random) -> tuple[list[int], list[int]]:
+    """The mover's and the opponent's boards of a crazy-nardy position (mover's numbering for the
+    mover, the opponent's own for the opponent), checkers often home or on the head, the opponent
+    holding a few points."""
+    opposite = VARIANTS["gulbara"].opposite
+    me, opp = [0] * 26, [0] * 26
+    top = rng.choice((6, 6, 8, 12, 18, 24))
+    on_board = rng.randint(1, CHECKERS)
+    me[OFF] = CHECKERS - on_board
+    for _ in range(on_board):
+        me[rng.randint(1, top) if rng.random() < 0.85 else rng.randint(1, 24)] += 1
+    if rng.random() < 0.25:
+        me[HEAD] += rng.randint(1, 4)
+        while sum(me[:BAR]) > CHECKERS:
+            source = OFF if me[OFF] else rng.choice([p for p in range(1, HEAD) if me[p]] or [HEAD])
+            me[source] -= 1
+    free = [point for point in range(1, 25) if not me[opposite.index(point)]]
+    rng.shuffle(free)
+    left = CHECKERS
+    for point in free[:rng.randint(2, 12)]:
+        if left:
+            held = rng.randint(1, min(3, left))
+            opp[point], left = held, left - held
+    opp[OFF] = left
+    return me, opp
+
+
+def run_stop_proofs(positions: int, seed: int) -> Counter[str]:
+    """For random positions, cascades (or their ends, as passed steps) and rule options, each goal of
+    steps in turn: :func:`_out_of_reach` at every level of counting never proves a goal that the
+    exhaustive search (no budget, no proof) reaches."""
+    rng = random.Random(seed)
+    opposite = VARIANTS["gulbara"].opposite
+    counts: Counter[str] = Counter()
+    for _ in range(positions):
+        me, opp = random_stop_position(rng)
+        sequence = cascade_steps(rng.randint(1, 6), rng.choice((4, 4, 2)))
+        if rng.random() < 0.3:
+            sequence = sequence[rng.randrange(len(sequence)):]
+        exact, block = rng.random() < 0.7, rng.choice(("step", "turn", "off"))
+        head_left = me[HEAD] - (1 if rng.random() < 0.85 else 2)
+        board = _Board(me, opp, opposite, False, True, head_left, HEAD, exact, block == "step", opponent_lowest(opp))
+        free = _free_points(opp, opposite)
+        for goal in range(1, len(sequence) + 1):
+            reached = _Search(goal - 1, sequence, True, board, block == "turn", -1).deeper(0)
+            board.undo(0)
+            for tracked in (0, 2, 3, 6):
+                if _out_of_reach(board, free, 0, goal, sequence, tracked):
+                    counts["proved"] += 1
+                    assert not reached, (me, opp, sequence, goal, exact, block, head_left, tracked)
+            if not reached:
+                counts["stops"] += 1
+                break
+    return counts
+
+
+def test_a_proof_that_a_cascade_stops_never_contradicts_the_search() -> None:
+    counts = run_stop_proofs(40, seed=3)
+    assert counts["proved"] and counts["stops"]
+
+
+@pytest.mark.slow
+def test_a_proof_that_a_cascade_stops_never_contradicts_the_search_on_many_positions() -> None:
+    counts = run_stop_proofs(1_500, seed=2028)
+    assert counts["proved"] > 300
+
+
+@pytest.mark.parametrize("position, dice, play, passed", [
+    # a head keeps its checkers: steps of the highest values counted, 6 can be played only once
+    ("gulbara b 24x7,19,18x4,3x2,1 24x4,21,18,14,10,3,2x3,1x3", (1, 1),
+     "24/22 22/20 21/19 20/18 19/14 18/17 18/14 17/14 14/11 14/9(2) 14/8 11/8 10/9 9/5 9/4 9/3 8/5 8/2 5/1(2) "
+     "3/2 2/1", (6,)),
+    # all home: each step bears off from its die's point, the 4 cannot
+    ("gulbara w 5,3x4,2x4,1x5 3x2,2x3,1x6", (1, 1), "3/off(4) 2/off(4) 1/off(4)", (4,) * 4 + (5,) * 4 + (6,) * 4),
+    # the last checker home comes from outside with a 3, so not to the 3-point from which the next 3 bears off
+    ("gulbara b 4x2,2,1x3 12x2,3,1x12", (1, 1), "12/11 12/10 11/10 10/9 10/7 9/7 7/5 7/4 5/3 3/2 3/off",
+     (3,) + (4,) * 4 + (5,) * 4 + (6,) * 4),
+    # too few checkers can stand on the 5- and 6-points when all are home
+    ("gulbara b 2,1x7 17,16,10,7,6,5,4,2x3,1x5", (1, 1),
+     "17/15 16/15 15/12(2) 12/9 12/8 10/8 9/5 8/5 8/4 7/5 6/off 5/off(4) 4/3 4/off 3/1 2/1(2)", (6, 6, 6)),
+])
+def test_cascades_that_stop_are_proved_maximal_by_the_fast_check(position: str, dice: tuple[int, int], play: str,
+                                                                 passed: tuple[int, ...]) -> None:
+    rules, start, moves = Rules.preset("gulbara"), Position.parse(position), parse_play(play)
+    engine, quick = Engine(rules), QuickCheck(rules)
+    assert quick(start, dice, moves) is not None
+    verdict = engine.check(start, dice, moves)
+    assert verdict.play is not None and verdict.passed == passed and verdict == engine.judge(start, dice, moves)
+    shorter = steps_to_moves(verdict.play.steps[:-1])  # one step less is not the longest play
+    finding = engine.check(start, dice, shorter).finding
+    assert quick(start, dice, shorter) is None and finding is not None and finding.code == "cascade-short"

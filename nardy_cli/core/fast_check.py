@@ -3,7 +3,8 @@
 :class:`QuickCheck` accepts a recorded play only when it can prove it legal cheaply —
 its moves resolve into legal steps that use every die (or every step of a cascade), or
 it bears off the last checker with a double, or no die can be played at all, or a lean
-search of the roll finds no longer play (and the higher-die rule holds) — and otherwise
+search of the roll finds no longer play (and the higher-die rule holds; for a cascade that
+stops early, a count of pips and steps proves most stops without the search) — and otherwise
 declines (returns None), so that :meth:`Engine.check <nardy_cli.core.engine.Engine.check>`
 decides with its generator; so does the first-turn head exception of a double. It never
 finds a play illegal: every finding comes from the full path. It works on plain lists
@@ -347,34 +348,271 @@ def _longer_exists(depth: int, sequence: tuple[int, ...], ordered: bool, board: 
     """Whether some play of ``sequence`` in order makes more than ``depth`` steps, or (when the
     sequence is ``ordered``, a cascade) bears off the last checker, counting a play that ends on
     an illegal six-block under ``block=turn`` as the engine does (not at all); searched depth
-    first from the start of the turn, the boards undone as it goes."""
+    first from the start of the turn, the boards undone as it goes.
+
+    A cascade is first searched within a small budget of boards (most stops are proved so);
+    past it, :func:`_out_of_reach` tries to prove at once that no longer play exists, and the
+    search, if it must go on, starts again and skips every board from which that proof holds."""
     board.undo(0)
-    seen: list[set[bytes]] = [set() for _ in range(len(sequence) + 1)]  # the boards reached, by steps made
-    found = _deeper(0, depth, sequence, ordered, board, block_turn, seen)
+    search = _Search(depth, sequence, ordered, board, block_turn, _SEARCH_BUDGET if ordered else -1)
+    found = search.deeper(0)
+    if search.budget < 0 <= search.nodes:  # the budget ran out: prove, or search again with the proof
+        board.undo(0)
+        free = _free_points(board.opp, board.opposite)
+        if any(_out_of_reach(board, free, 0, depth + 1, sequence, tracked) for tracked in _TRACKED):
+            found = False
+        else:
+            search = _Search(depth, sequence, ordered, board, block_turn, -1)
+            search.free = free
+            found = search.deeper(0)
     board.undo(0)
     return found
 
 
-def _deeper(made: int, depth: int, sequence: tuple[int, ...], ordered: bool, board: _Board, block_turn: bool,
-            seen: list[set[bytes]]) -> bool:
-    """:func:`_longer_exists` from ``made`` steps on."""
-    me = board.me
-    if ordered and me[OFF] == CHECKERS:
-        return True
-    if made > depth and not (block_turn and illegal_block(me, board.opposite, board.lowest)):
-        return True
-    if made == len(sequence):
+_SEARCH_BUDGET = 10
+"""Boards a cascade's search visits before it tries to prove the stop cannot be passed."""
+_TRACKED: tuple[int, ...] = (0, 2)
+"""The proofs :func:`_out_of_reach` tries at the start of the turn, cheapest first: steps of how many
+of the highest values are counted beside the pips."""
+
+
+class _Search:
+    """The depth-first search of :func:`_longer_exists`: the boards reached, by steps made, and
+    what is left of its budget of boards (-1 once it ran out; none when created with -1); given
+    the opponent's ``free`` points, it skips the boards :func:`_out_of_reach` proves hopeless."""
+
+    __slots__ = ("depth", "sequence", "ordered", "board", "block_turn", "seen", "budget", "nodes", "free")
+
+    def __init__(self, depth: int, sequence: tuple[int, ...], ordered: bool, board: _Board, block_turn: bool,
+                 budget: int) -> None:
+        self.depth, self.sequence, self.ordered, self.board = depth, sequence, ordered, board
+        self.block_turn = block_turn
+        self.seen: list[set[bytes]] = [set() for _ in range(len(sequence) + 1)]
+        self.budget, self.nodes = budget, -1 if budget < 0 else 0
+        self.free = 0
+
+    def deeper(self, made: int) -> bool:
+        """Whether a longer play goes on from the boards after ``made`` steps (False, too, when
+        the budget ran out: the search is then abandoned)."""
+        board, sequence = self.board, self.sequence
+        me = board.me
+        if self.ordered and me[OFF] == CHECKERS:
+            return True
+        if made > self.depth and not (self.block_turn and illegal_block(me, board.opposite, board.lowest)):
+            return True
+        if made == len(sequence):
+            return False
+        if self.nodes >= 0:
+            if self.nodes == self.budget:
+                self.budget = -1
+                return False
+            self.nodes += 1
+        if (self.free and made and sequence[made] != sequence[made - 1]
+                and _out_of_reach(board, self.free, made, self.depth + 1, sequence, 0)):
+            return False
+        die, reached = sequence[made], self.seen[made + 1]
+        for src in range(board.top, 0, -1):
+            if me[src] and board.play(src, die):
+                position = bytes(me)
+                if position not in reached:
+                    reached.add(position)
+                    if self.deeper(made + 1):
+                        return True
+                    if self.budget < 0 <= self.nodes:
+                        return False
+                board.undo(made)
         return False
-    die, reached = sequence[made], seen[made + 1]
-    for src in range(board.top, 0, -1):
-        if me[src] and board.play(src, die):
-            position = bytes(me)
-            if position not in reached:
-                reached.add(position)
-                if _deeper(made + 1, depth, sequence, ordered, board, block_turn, seen):
-                    return True
-            board.undo(made)
-    return False
+
+
+def _free_points(opp: list[int], opposite: tuple[int, ...]) -> int:
+    """The points (mover's numbering) the opponent does not hold, as bits."""
+    free = 0
+    for point in range(1, 25):
+        if not opp[opposite[point]]:
+            free |= 1 << point
+    return free
+
+
+_HOME = 0b1111110  # the home points 1-6, as bits
+_OUTSIDE = 0b1111111111111111110000000  # the points 7-24, as bits
+_FIELD = 4  # bits of one count in a key of counts (counts up to 7: a die value has at most four steps)
+
+
+def _out_of_reach(board: _Board, free: int, made: int, goal: int, sequence: tuple[int, ...], tracked: int) -> bool:
+    """Whether it is certain that no play of ``sequence`` in order from the boards after ``made``
+    steps makes ``goal`` steps or bears off the last checker (crazy nardy: no hits, no bar).
+
+    A proof by counting under looser rules: each checker on its own (no six-block, every landing
+    the opponent leaves free, at most one more checker from the head), taking any of the steps in
+    their order. A play of k steps moves the checkers exactly as many pips as those k dice
+    (``bearoff=exact``) and makes as many steps of each value: so up to the step T after which all
+    checkers are first home (if ever) the checkers' pips, and their steps of the ``tracked``
+    highest values, must add up to the dice's, one checker having come home with the last of them;
+    from T on each step bears off a checker from its die's point (exact bear-off), so enough
+    checkers must stand on those points at T. False when no such proof is found
+    (``bearoff=standard`` wastes pips in a bear-off: then only turns in which no checker is borne
+    off are proved)."""
+    me = board.me
+    if board.hits or me[BAR]:
+        return False
+    movers = min(me[HEAD], max(me[HEAD] - board.head_left, 0)) if board.head else me[HEAD]
+    points = [point for point in range(1, HEAD) if me[point]]
+    counts = [me[point] for point in points]
+    if movers:
+        points.append(HEAD)
+        counts.append(movers)
+    prefix = list(accumulate(sequence[made:], initial=0))
+    full = len(sequence) - made
+    wanted = goal - made
+    first_home = full + 1  # steps before all checkers can be home: never while the head keeps more than one
+    if movers == me[HEAD]:
+        outside = sum(me[point] for point in range(HOME_TOP + 1, HEAD + 1))
+        if not outside:
+            return board.exact and _bearing_off(me, sequence[made:]) < wanted
+        pips_out = sum((point - HOME_TOP) * me[point] for point in range(HOME_TOP + 1, HEAD + 1))
+        first_home = next((k for k in range(outside, full + 1) if prefix[k] >= pips_out), full + 1)
+        pips = sum(point * me[point] for point in range(1, HEAD + 1))
+        if first_home <= full and (pips in prefix[1:] if board.exact else pips <= prefix[full]):
+            return False  # all checkers might be borne off
+    if first_home < wanted and not board.exact:
+        return False
+    steps = sequence[made:goal]
+    values = sorted(set(steps))[-tracked:] if tracked else []
+    weights = [0] * (HOME_TOP + 1)  # the key of one step of each value counted
+    for slot, value in enumerate(values):
+        weights[value] = 1 << (_FIELD * slot)
+    # each checker's points reachable so far, by the key of the counted steps it made to get there
+    ends: list[dict[int, int]] = [{0: 1 << point} for point in points]
+    before = ends
+    for k in range(wanted + 1):
+        if first_home <= k < wanted:
+            last = steps[k - 1]
+            arrivals = [_moved(by_key, last, weights[last], free & _HOME, _OUTSIDE) for by_key in before]
+            if _home_at(points, counts, ends, arrivals, prefix[k], _key(steps[:k], weights), len(values), steps[k:]):
+                return False
+        if k == wanted:
+            key, fields = _key(steps, weights), len(values)
+            options = [_options(point, by_key, _OUTSIDE | _HOME, [], 0) for point, by_key in zip(points, ends)]
+            if first_home <= full and board.exact:  # not all home before the last step: one stayed outside till then
+                outsider = 1 << (_FIELD * fields)
+                key, fields = key + outsider, fields + 1
+                last = steps[k - 1]
+                for index in range(len(points)):
+                    stayed = {step_key: at & _OUTSIDE for step_key, at in before[index].items() if at & _OUTSIDE}
+                    options[index] += _options(points[index], _moved(stayed, last, weights[last], free, -1),
+                                               _OUTSIDE | _HOME, [], outsider)
+            return not _adds_up(counts, options, prefix[k], key, fields)
+        before = ends
+        ends = [_moved(by_key, steps[k], weights[steps[k]], free, -1) for by_key in ends]
+    return True
+
+
+def _bearing_off(me: list[int], steps: tuple[int, ...]) -> int:
+    """How many of ``steps`` can be played once all checkers are home, bearing off exactly (each
+    step bears off a checker from its die's point, the only step it allows), all of them once the
+    last checker is borne off."""
+    left, on_board = me[:], CHECKERS - me[OFF]
+    for made, die in enumerate(steps):
+        if not left[die]:
+            return made
+        left[die] -= 1
+        on_board -= 1
+        if not on_board:
+            break
+    return len(steps)
+
+
+def _moved(by_key: dict[int, int], die: int, weight: int, landing: int, leaving: int) -> dict[int, int]:
+    """``by_key`` (points by key of counted steps) after one more step of ``die``, which may be
+    played or not (only played: with ``leaving`` not -1, played from those points)."""
+    grown = dict(by_key) if leaving == -1 else {}
+    for key, at in by_key.items():
+        moved = ((at & leaving) >> die) & landing
+        if moved:
+            grown[key + weight] = grown.get(key + weight, 0) | moved
+    return grown
+
+
+def _key(steps: tuple[int, ...], weights: list[int]) -> int:
+    """The key of counts of ``steps`` (of the values with a weight)."""
+    return sum(weights[die] for die in steps)
+
+
+def _options(point: int, by_key: dict[int, int], within: int, places: list[int], extra: int) -> list[tuple[int, int]]:
+    """The (key, pips) a checker from ``point`` may end with: on the points of ``by_key`` within
+    ``within``, its key raised by ``extra``, or also by a place it ends on (``places``)."""
+    options = []
+    for key, at in by_key.items():
+        at &= within
+        while at:
+            end = (at & -at).bit_length() - 1  # the lowest point left
+            at &= at - 1
+            options.append((key + extra, point - end))
+            if places and places[end]:
+                options.append((key + extra + places[end], point - end))
+    return options
+
+
+def _home_at(points: list[int], counts: list[int], ends: list[dict[int, int]], arrivals: list[dict[int, int]],
+             pips: int, key: int, fields: int, rest: tuple[int, ...]) -> bool:
+    """Whether the checkers, reaching the points of ``ends``, may all be first home having moved
+    ``pips`` with counted steps making ``key``, one of them arriving with the last step (on the
+    points of ``arrivals``), and with a checker on each point of ``rest`` to bear off."""
+    reach = []
+    for by_key, arriving in zip(ends, arrivals):
+        at = 0
+        for points_at in by_key.values():
+            at |= points_at
+        if not at & _HOME:
+            return False
+        for points_at in arriving.values():
+            at |= points_at
+        reach.append(at)
+    dice = sorted(set(rest))
+    wanted = [rest.count(die) for die in dice]
+    for chosen in range(1, 1 << len(dice)):  # Hall's condition: every set of those points finds its checkers
+        bits = sum(1 << die for slot, die in enumerate(dice) if chosen >> slot & 1)
+        if sum(count for count, at in zip(counts, reach) if at & bits) < sum(
+                wanted[slot] for slot in range(len(dice)) if chosen >> slot & 1):
+            return False
+    arrived = 1 << (_FIELD * fields)  # the key of the checker that came home last
+    options = [_options(point, by_key, _HOME, [], 0) + _options(point, arriving, _HOME, [], arrived)
+               for point, by_key, arriving in zip(points, ends, arrivals)]
+    if not _adds_up(counts, options, pips, key + arrived, fields + 1):  # first without the checkers placed: fewer sums
+        return False
+    places = [0] * (HOME_TOP + 1)  # the key of a checker placed on each point to bear off from
+    for slot, die in enumerate(dice):
+        places[die] = 1 << (_FIELD * (fields + 1 + slot))
+        key += wanted[slot] * places[die]
+    options = [_options(point, by_key, _HOME, places, 0) + _options(point, arriving, _HOME, places, arrived)
+               for point, by_key, arriving in zip(points, ends, arrivals)]
+    return _adds_up(counts, options, pips, key + arrived, fields + 1 + len(dice))
+
+
+def _adds_up(counts: list[int], options: list[list[tuple[int, int]]], pips: int, key: int, fields: int) -> bool:
+    """Whether checkers (``counts`` of each kind), each ending with one of its kind's ``options``
+    (key, pips moved), can move ``pips`` pips in all with keys adding up to ``key``: a subset sum
+    of pips, on the bits of an int, for each key."""
+    need = [key >> (_FIELD * field) & 0b1111 for field in range(fields)]
+    excess = sum((7 - count) << (_FIELD * field) for field, count in enumerate(need))
+    over = sum(8 << (_FIELD * field) for field in range(fields))  # a field above its count, once excess is added
+    limit = (1 << (pips + 1)) - 1
+    sums_by_key = {0: 1}
+    for index in range(len(counts)):
+        for _ in range(counts[index]):
+            grown: dict[int, int] = {}
+            for made_key, sums in sums_by_key.items():
+                for step_key, move in options[index]:
+                    total = made_key + step_key
+                    if (total + excess) & over:
+                        continue
+                    moved = (sums << move) & limit
+                    if moved:
+                        grown[total] = grown.get(total, 0) | moved
+            if grown == sums_by_key:
+                break
+            sums_by_key = grown
+    return bool(sums_by_key.get(key, 0) >> pips & 1)
 
 
 def _reached_by(die: int, board: _Board, block_turn: bool) -> set[tuple[Board, Board]]:
