@@ -5,15 +5,18 @@ and 1M games. Self-play with the random bot makes a few dozen games a second a c
 of distinct games is generated once, in parallel, and a corpus of N games is that base repeated
 (gzip members concatenated): the output says so. Each command runs as users run it, ``nardy
 validate -q --jobs N CORPUS`` and ``nardy stats -q --jobs N CORPUS`` (``stats-parquet``: also
-``--parquet DIR``), in a child process whose whole tree is sampled (psutil) for peak resident
+``--parquet DIR``; ``stats-out``: also ``--out DIR``, the report) and ``nardy convert --to jsonl``
+(``convert``), in a child process whose whole tree is sampled (psutil) for peak resident
 memory: the sum of resident sets (pages shared by forked workers counted in each) and of
 proportional sets (shared pages divided among their sharers, what the tree really takes). It
 prints games/s and turns/s, the speed-up against one worker and against linear, and the CPU
-seconds; then long and crazy against short nardy per turn (``--short``, ``--crazy``), and what
+seconds (medians of ``--rounds`` runs, alternating with the nardy of ``--against PYTHON`` when
+given); then long and crazy against short nardy per turn (``--short``, ``--crazy``), and what
 shipping parsed records to workers would cost against shipping raw lines. Prints, never asserts.
 
-    python bench/bench_scale.py [--sizes 10k,100k,1M] [--jobs 1,2,local:2] [--tasks validate,stats,stats-parquet]
-                                [--base 1000] [--short 2000] [--crazy 500] [--cache ~/.cache/nardy-bench]
+    python bench/bench_scale.py [--sizes 10k,100k,1M] [--jobs 1,2,local:2] [--base 1000] [--short 2000]
+                                [--crazy 500] [--tasks validate,stats,stats-out,stats-parquet,convert]
+                                [--rounds 1] [--against PYTHON] [--cache ~/.cache/nardy-bench]
 
 Measured on a 2-core machine shared with other jobs, 200 games: NTN parsing 3.2-3.4 ms a game,
 replay 6-7 ms; pickling the parsed records 0.9 ms a game and unpickling them 2.2-2.5 ms (as much
@@ -28,6 +31,7 @@ import json
 import multiprocessing
 import os
 import pickle
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -68,7 +72,7 @@ class Run:
 
     def text(self, label: str, speedup: str = "") -> str:
         """One line of figures (a worker's last sampling interval of CPU may be missed)."""
-        return (f"  {label:<10} {self.games / self.seconds:8.1f} games/s {self.turns / self.seconds:9.0f} turns/s"
+        return (f"  {label:<20} {self.games / self.seconds:8.1f} games/s {self.turns / self.seconds:9.0f} turns/s"
                 f"  wall {self.seconds:7.1f} s  cpu {self.cpu:7.1f} s  peak RSS {self.peak_rss / 2**20:5.0f} MiB"
                 f" (PSS {self.peak_pss / 2**20:4.0f})" + speedup)
 
@@ -121,11 +125,19 @@ def timed(task: str, paths: list[Path], jobs: int | str, counts: tuple[int, int]
     :func:`workers_option`); the games and turns are validate's count, or ``counts`` when given."""
     if task == "validate":
         arguments = ["validate", "--format", "json", *workers_option(jobs), *map(str, paths)]
+    elif task == "convert":
+        if counts is None:
+            raise SystemExit("--tasks: convert counts no games; put validate or stats before it")
+        arguments = ["convert", "-q", "--to", "jsonl", *workers_option(jobs), *map(str, paths)]
     else:
         arguments = ["stats", "-q", "--by", "variant", "--format", "json", *workers_option(jobs), *map(str, paths)]
     with tempfile.TemporaryDirectory() as folder:
         if task == "stats-parquet":
             arguments += ["--parquet", folder]
+        elif task == "stats-out":
+            arguments += ["--out", folder, "--force"]
+        elif task == "convert":
+            arguments += ["-o", os.path.join(folder, "games.jsonl")]
         seconds, cpu, peak_rss, peak_pss, output = command_run(arguments, python=python)
     if counts is None:
         if task == "validate":
@@ -151,21 +163,39 @@ def machine_context(jobs: list[int | str]) -> str:
             "for the speed-ups below)")
 
 
-def compare_jobs(task: str, paths: list[Path], jobs: list[int | str], counts: tuple[int, int] | None) -> list[Run]:
+def median_run(runs: list[Run]) -> Run:
+    """The median of each figure of ``runs`` (of one command)."""
+    def median(values: list[float]) -> Any:
+        return statistics.median(values)
+
+    return Run(runs[0].games, runs[0].turns, median([run.seconds for run in runs]), median([run.cpu for run in runs]),
+               median([run.peak_rss for run in runs]), median([run.peak_pss for run in runs]), runs[0].output)
+
+
+def compare_jobs(task: str, paths: list[Path], jobs: list[int | str], counts: tuple[int, int] | None,
+                 rounds: int = 1, against: str | None = None) -> list[Run]:
     """Print one line a number of workers (or a local Dask cluster), with the speed-up against the
-    first and against linear."""
+    first and against linear: medians of ``rounds`` runs, alternating with the nardy of the
+    ``against`` Python when given (its line follows)."""
+    pythons = {"": sys.executable} | ({" (against)": against} if against else {})
     runs: list[Run] = []
     for spec in jobs:
-        run = timed(task, paths, spec, counts)
-        counts = counts or (run.games, run.turns)
-        speedup = ""
+        measured: dict[str, list[Run]] = {name: [] for name in pythons}
+        for _ in range(rounds):
+            for name, python in pythons.items():
+                measured[name].append(timed(task, paths, spec, counts, python))
+                counts = counts or (measured[name][-1].games, measured[name][-1].turns)
         count = worker_count(spec)
-        if runs:
-            factor = runs[0].seconds / run.seconds
-            speedup = f"  speed-up {factor:4.2f}x ({factor / (count / worker_count(jobs[0])):4.0%} of linear)"
-        label = f"dask {spec}" if isinstance(spec, str) else f"{count} worker{'s' if count > 1 else ''}"
-        print(run.text(label, speedup), flush=True)
-        runs.append(run)
+        for name in pythons:
+            run = median_run(measured[name])
+            speedup = ""
+            if runs and not name:
+                factor = runs[0].seconds / run.seconds
+                speedup = f"  speed-up {factor:4.2f}x ({factor / (count / worker_count(jobs[0])):4.0%} of linear)"
+            label = f"dask {spec}" if isinstance(spec, str) else f"{count} worker{'s' if count > 1 else ''}"
+            print(run.text(label + name, speedup), flush=True)
+            if not name:
+                runs.append(run)
     return runs
 
 
@@ -290,7 +320,11 @@ def main() -> None:
                         help="Corpus sizes: 1k, 10k, 100k, 1M or a number of games (comma-separated).")
     parser.add_argument("--jobs", default="1,2",
                         help="Numbers of worker processes to compare; local:N is a local Dask cluster of N workers.")
-    parser.add_argument("--tasks", default="validate,stats", help="Commands to time: validate, stats, stats-parquet.")
+    parser.add_argument("--tasks", default="validate,stats",
+                        help="Commands to time: validate, stats, stats-out, stats-parquet, convert (not first).")
+    parser.add_argument("--rounds", type=int, default=1, help="Runs of each command; the medians are printed.")
+    parser.add_argument("--against", metavar="PYTHON",
+                        help="Also run, alternating, the nardy that this Python imports (another worktree's).")
     parser.add_argument("--base", type=int, default=1000, help="Distinct games, repeated to make each corpus.")
     parser.add_argument("--short", type=int, default=2000,
                         help="Short-nardy games for the per-turn comparison (0: skip it).")
@@ -317,7 +351,7 @@ def main() -> None:
         counts = None
         for task in args.tasks.split(","):
             print(f" nardy {task}:")
-            first = compare_jobs(task, [path], jobs, counts)[0]
+            first = compare_jobs(task, [path], jobs, counts, args.rounds, args.against)[0]
             counts = (first.games, first.turns)
 
 

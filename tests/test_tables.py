@@ -1,5 +1,8 @@
 """nardy_cli.reporting.tables: row tables written as the games stream past, atomically, in CSV or Parquet."""
 import csv
+import io
+import json
+import subprocess
 import sys
 
 import pytest
@@ -7,7 +10,7 @@ import pytest
 from nardy_cli.analysis.aggregates import FINDING_COLUMNS, GAME_COLUMNS, TURN_COLUMNS, Aggregates, game_stats
 from nardy_cli.analysis.validate import validate_games
 from nardy_cli.files.output import OutputError
-from nardy_cli.reporting import tables
+from nardy_cli.reporting import parquet, tables
 from nardy_cli.run.corpus import iter_games
 
 KAZAN = "sample_games/long/kazan-cup-2026.ntn"  # 6 games, 5 findings
@@ -51,6 +54,36 @@ def test_parquet_tables_keep_the_types(per_game, tmp_path):
     turns = pd.read_parquet(tmp_path / "new" / "turns.parquet")
     assert turns["legal"].dtype == bool and (~turns["legal"]).sum() == sum(
         not dict(zip(TURN_COLUMNS, row))["legal"] for stats in per_game for row in stats.turns)
+
+
+@pytest.mark.parametrize("batch_rows, group_bytes", [(7, 1), (7, 2_000), (50_000, 2**30)])
+def test_parquet_tables_hold_every_row_in_order_whatever_the_batches_and_row_groups(
+        per_game, tmp_path, monkeypatch, batch_rows, group_bytes):
+    pq = pytest.importorskip("pyarrow.parquet")
+    monkeypatch.setattr(tables, "BATCH_ROWS", batch_rows)
+    with tables.table_files(str(tmp_path / "child"), "parquet") as add:  # written by a process of its own
+        for stats in per_game:
+            add(stats)
+    monkeypatch.setattr(parquet, "ROW_GROUP_BYTES", group_bytes)
+    spool = b"".join(parquet.spooled(0, [row]) for stats in per_game for row in stats.turns)
+    job = [{"file": str(tmp_path / "turns.parquet"), "columns": dict(TURN_COLUMNS)}]
+    parquet.write_tables(job, io.BytesIO(spool))  # here, to set the row groups' size
+    expected = [row for stats in per_game for row in stats.turns]
+    for path in (tmp_path / "child" / "turns.parquet", tmp_path / "turns.parquet"):
+        table = pq.read_table(path)
+        assert [tuple(row.values()) for row in table.to_pylist()] == expected
+        assert table.schema.names == list(TURN_COLUMNS)
+    groups = pq.ParquetFile(tmp_path / "turns.parquet").metadata.num_row_groups
+    assert (groups == len(expected)) if group_bytes == 1 else (groups == 1) if group_bytes == 2**30 else groups > 1
+
+
+def test_a_parquet_file_that_cannot_be_written_names_the_folder_and_why(tmp_path):
+    pytest.importorskip("pyarrow")
+    job = {"folder": "tables", "tables": [{"file": "/dev/full", "columns": dict(GAME_COLUMNS)}]}
+    done = subprocess.run([sys.executable, "-c", "from nardy_cli.reporting.parquet import main; main()",
+                           json.dumps(job)], stdin=subprocess.DEVNULL, capture_output=True, text=True, check=False)
+    assert done.returncode == parquet.CANNOT_WRITE
+    assert done.stderr == "tables: cannot write the Parquet files: No space left on device\n"
 
 
 def test_a_failed_run_leaves_no_table_and_old_tables_need_force(per_game, tmp_path):

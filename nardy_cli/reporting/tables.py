@@ -1,6 +1,6 @@
 """The per-game, per-turn and per-finding tables written as the games stream past: CSV files that
-grow a batch at a time, or Parquet files whose batches are spooled to disk and written at the end;
-each appears, whole, when the run ends (see :func:`table_files`).
+grow a batch at a time, or Parquet files whose batches are spooled to disk and written at the end
+(by :mod:`nardy_cli.reporting.parquet`); each appears, whole, when the run ends (see :func:`table_files`).
 
 Parquet needs pyarrow (``pip install 'nardy-cli[dask]'``); the tables read back with pandas,
 pyarrow or ``dask.dataframe.read_parquet`` for analyses beyond ``nardy stats``.
@@ -8,14 +8,14 @@ pyarrow or ``dask.dataframe.read_parquet`` for analyses beyond ``nardy stats``.
 from __future__ import annotations
 
 import csv
-import importlib
 import importlib.util
-import marshal
+import json
 import os
+import subprocess
+import sys
 import tempfile
-import zlib
 from collections.abc import Iterable, Iterator, Mapping
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack, closing, contextmanager
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -28,10 +28,11 @@ from nardy_cli.analysis.aggregates import (
     RowSink,
 )
 from nardy_cli.files.output import OutputError, atomic_output
+from nardy_cli.reporting import parquet
 from nardy_cli.run.parallel import DASK_HINT
 
 TABLES = {"games": GAME_COLUMNS, "turns": TURN_COLUMNS, "findings": FINDING_COLUMNS, "matches": MATCH_COLUMNS}
-BATCH_ROWS = 10_000
+BATCH_ROWS = 2_000
 NO_PYARROW = f"Parquet files need pyarrow: {DASK_HINT}"
 REPORT_PAGE = "report.html"  # a folder holding it holds a report (see nardy_cli.reporting.report)
 
@@ -64,9 +65,6 @@ class _Table:
     def close(self) -> None:
         self.flush()
 
-    def discard(self) -> None:
-        """End without writing what is still to be written: the run failed, its files are dropped."""
-
 
 class _CsvTable(_Table):
     def __init__(self, handle: TextIO, columns: Mapping[str, str]) -> None:
@@ -79,45 +77,45 @@ class _CsvTable(_Table):
 
 
 class _ParquetTable(_Table):
-    """Spooled to a temporary file, a compressed batch at a time, while the games stream past, and
-    written when the table closes, once the worker processes have ended: pyarrow (which loads
-    pandas as it converts rows) takes about 90 MiB, which a parent beside its running workers
-    would add to theirs."""
+    """Spooled, a compressed batch at a time, while the games stream past (see :class:`_Spool`)."""
 
-    def __init__(self, handle: TextIO, columns: Mapping[str, str]) -> None:
+    def __init__(self, handle: TextIO, columns: Mapping[str, str], spool: _Spool) -> None:
         super().__init__(handle, columns)
-        self.spool = tempfile.TemporaryFile(dir=os.path.dirname(handle.name) or None)
-        self.batches = 0
+        self.spool, self.number = spool, len(spool.tables)
+        spool.tables.append(self)
 
     def write(self, rows: list[tuple[Any, ...]]) -> None:
-        batch = zlib.compress(marshal.dumps(rows), 1)
-        self.spool.write(len(batch).to_bytes(8, "little") + batch)
-        self.batches += 1
+        self.spool.file.write(parquet.spooled(self.number, rows))
+
+
+class _Spool:
+    """The batches of rows of one run's Parquet tables, in a temporary file, written as Parquet
+    files when every table is closed, once the worker processes have ended, by a process of its
+    own (see :mod:`nardy_cli.reporting.parquet`: pyarrow would stay in this one)."""
+
+    def __init__(self, folder: str) -> None:
+        self.folder = folder
+        self.file = tempfile.TemporaryFile(dir=folder)
+        self.tables: list[_ParquetTable] = []
 
     def close(self) -> None:
-        super().close()
-        with self.spool:
-            pyarrow, parquet = _pyarrow()
-            types = {"str": pyarrow.string(), "int": pyarrow.int64(), "bool": pyarrow.bool_(),
-                     "float": pyarrow.float64()}
-            schema = pyarrow.schema([(name, types[kind]) for name, kind in self.columns.items()])
-            with parquet.ParquetWriter(self.handle.buffer, schema) as writer:
-                for rows in self._spooled() if self.batches else [[]]:  # a table without rows still has its columns
-                    writer.write_table(pyarrow.Table.from_pydict(
-                        {column: [row[index] for row in rows] for index, column in enumerate(self.columns)},
-                        schema=schema))
+        self.file.close()
 
-    def _spooled(self) -> Iterator[list[tuple[Any, ...]]]:
-        self.spool.seek(0)
-        for _ in range(self.batches):
-            size = int.from_bytes(self.spool.read(8), "little")
-            yield marshal.loads(zlib.decompress(self.spool.read(size)))
-
-    def discard(self) -> None:
-        self.spool.close()
-
-
-FORMATS: dict[str, type[_Table]] = {"csv": _CsvTable, "parquet": _ParquetTable}
+    def write(self) -> None:
+        """Write the Parquet files of every table closed (into their temporary files)."""
+        job = {"folder": self.folder,
+               "tables": [{"file": table.handle.name, "columns": dict(table.columns)} for table in self.tables]}
+        self.file.flush()
+        self.file.seek(0)
+        root = str(Path(parquet.__file__).resolve().parents[2])  # this nardy_cli's, whatever the current folder holds
+        code = f"import sys; sys.path.insert(0, {root!r}); from nardy_cli.reporting.parquet import main; main()"
+        done = subprocess.run([sys.executable, "-c", code, json.dumps(job)], stdin=self.file,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=False,
+                              env={**parquet.ENVIRONMENT, **os.environ})
+        if done.returncode == parquet.CANNOT_WRITE:
+            raise OutputError(done.stderr.strip())
+        if done.returncode:
+            raise RuntimeError(f"writing the Parquet files failed: {done.stderr}")
 
 
 def _check_pyarrow() -> None:
@@ -128,15 +126,6 @@ def _check_pyarrow() -> None:
         found = False
     if not found:
         raise OutputError(NO_PYARROW)
-
-
-def _pyarrow() -> tuple[Any, Any]:
-    from nardy_cli.reporting import frames  # noqa: F401  (pyarrow loads pandas: first the lighter pandas of frames)
-
-    try:
-        return importlib.import_module("pyarrow"), importlib.import_module("pyarrow.parquet")
-    except ImportError:
-        raise OutputError(NO_PYARROW) from None
 
 
 def _make_folder(folder: str | Path) -> None:
@@ -168,16 +157,18 @@ def table_files(directory: str, fmt: str, *, force: bool = False) -> Iterator[Ro
     file is replaced only with ``force``. The turn rows are the :class:`GameStats`' own: build
     them ``with_turns``.
     """
-    table = FORMATS[fmt]
+    if fmt not in ("csv", "parquet"):
+        raise ValueError(f"no table format {fmt!r}: csv or parquet")
     if fmt == "parquet":
         _check_pyarrow()
     _make_folder(directory)
     with ExitStack() as stack:
-        writers = {}
+        spool = stack.enter_context(closing(_Spool(directory))) if fmt == "parquet" else None
+        writers: dict[str, _Table] = {}
         for name, columns in TABLES.items():
             handle = stack.enter_context(atomic_output(os.path.join(directory, f"{name}.{fmt}"), force=force,
                                                        newline=""))
-            writers[name] = table(handle, columns)
+            writers[name] = _CsvTable(handle, columns) if spool is None else _ParquetTable(handle, columns, spool)
 
         def add(stats: GameStats | None, match_findings: tuple[dict[str, Any], ...] = (),
                 matches: list[dict[str, Any]] | None = None) -> None:
@@ -187,11 +178,8 @@ def table_files(directory: str, fmt: str, *, force: bool = False) -> Iterator[Ro
                 writers["findings"].add_dicts(stats.findings + match_findings)
             writers["matches"].add_dicts(matches or [])
 
-        try:
-            yield add
-        except BaseException:
-            for writer in writers.values():
-                writer.discard()
-            raise
+        yield add
         for writer in writers.values():
             writer.close()
+        if spool is not None:
+            spool.write()

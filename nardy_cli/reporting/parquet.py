@@ -1,0 +1,97 @@
+"""The Parquet files of :func:`nardy_cli.reporting.tables.table_files`, written from their spooled
+rows by a process of its own, once the worker processes have ended: pyarrow takes about 50 MiB,
+which the command's process would keep while it goes on to draw the report (pandas and
+matplotlib), and more with the pandas it imports as it converts lists. Here it runs with the
+standard library only, without :data:`UNUSED` and with the system's memory pool
+(:data:`ENVIRONMENT`): 80-90 MiB in all, against 150-170 MiB in the command's process before.
+
+    python -c '...; from nardy_cli.reporting.parquet import main; main()' TABLES < SPOOL
+
+``TABLES`` is JSON: ``{"folder": ..., "tables": [{"file": ..., "columns": {column: kind}}, ...]}``
+(``folder`` the folder named in a message, ``file`` the temporary file a table is written to,
+``kind`` ``str``, ``int``, ``bool`` or ``float``). ``SPOOL`` holds the batches of rows of
+every table in the order they came: each a table number (1 byte), a length (8 bytes, little-endian)
+and a list of row tuples, marshalled and compressed with zlib. Rows are gathered into row groups of
+about ``ROW_GROUP_BYTES`` of Arrow data: bigger groups compress better and keep the footer (whose
+metadata the writer holds until the end) small, smaller ones take less memory. A file that cannot
+be written ends the process with :data:`CANNOT_WRITE`, saying why on standard error.
+"""
+from __future__ import annotations
+
+import importlib
+import json
+import marshal
+import sys
+import zlib
+from contextlib import ExitStack
+from typing import Any, BinaryIO
+
+ROW_GROUP_BYTES = 8 * 2**20
+CANNOT_WRITE = 2  # the exit status when a file cannot be written
+ENVIRONMENT = {"ARROW_DEFAULT_MEMORY_POOL": "system", "MALLOC_MMAP_THRESHOLD_": "65536"}
+"""Set for the process unless set already: mimalloc's pool, pyarrow's default, keeps 20 MiB more
+here, and so does the C library's heap, which a block of 64 KiB or more bypasses (it grew by 15 MiB
+from 10k to 100k games without this)."""
+HEADER_BYTES = 9
+
+
+UNUSED = ("pandas", "numpy", "pyarrow._azurefs", "pyarrow._gcsfs", "pyarrow._hdfs", "pyarrow._s3fs")
+"""What pyarrow imports when it is installed, does without, and is not needed here (27 MiB)."""
+
+
+class _Unused:
+    """An import finder that finds none of :data:`UNUSED` (pyarrow's own imports pass over a None
+    in ``sys.modules``)."""
+
+    @staticmethod
+    def find_spec(name: str, path: Any = None, target: Any = None) -> None:
+        if any(name == unused or name.startswith(unused + ".") for unused in UNUSED):
+            raise ModuleNotFoundError(f"{name} is not needed to write Parquet files", name=name)
+
+
+def spooled(table: int, rows: list[tuple[Any, ...]]) -> bytes:
+    """One batch of ``rows`` of table number ``table``, as the spool holds it."""
+    batch = zlib.compress(marshal.dumps(rows), 1)
+    return table.to_bytes(1, "little") + len(batch).to_bytes(8, "little") + batch
+
+
+def write_tables(tables: list[dict[str, Any]], spool: BinaryIO) -> None:
+    """Write every table of ``tables`` (as described above) from the batches of ``spool``."""
+    pyarrow: Any = importlib.import_module("pyarrow")
+    parquet: Any = importlib.import_module("pyarrow.parquet")
+
+    types = {"str": pyarrow.string(), "int": pyarrow.int64(), "bool": pyarrow.bool_(), "float": pyarrow.float64()}
+    schemas = [pyarrow.schema([(name, types[kind]) for name, kind in table["columns"].items()]) for table in tables]
+    pending: list[list[Any]] = [[] for _ in tables]
+    groups = [0] * len(tables)
+    with ExitStack() as stack:
+        writers = [stack.enter_context(parquet.ParquetWriter(stack.enter_context(open(table["file"], "wb")), schema))
+                   for table, schema in zip(tables, schemas)]
+
+        def write_group(number: int) -> None:
+            writers[number].write_table(pyarrow.Table.from_batches(pending[number], schemas[number]))
+            pending[number].clear()
+            groups[number] += 1
+
+        while header := spool.read(HEADER_BYTES):
+            number, size = header[0], int.from_bytes(header[1:], "little")
+            rows = marshal.loads(zlib.decompress(spool.read(size)))
+            schema = schemas[number]
+            pending[number].append(pyarrow.RecordBatch.from_arrays(
+                [pyarrow.array(column, field.type) for column, field in zip(zip(*rows), schema)], schema=schema))
+            if sum(batch.nbytes for batch in pending[number]) >= ROW_GROUP_BYTES:
+                write_group(number)
+        for number in range(len(tables)):
+            if pending[number] or not groups[number]:  # a table without rows still has its columns
+                write_group(number)
+
+
+def main() -> None:
+    """Run by :mod:`nardy_cli.reporting.tables` (see the module's docstring)."""
+    sys.meta_path.insert(0, _Unused)  # see the module's docstring
+    job = json.loads(sys.argv[1])
+    try:
+        write_tables(job["tables"], sys.stdin.buffer)
+    except OSError as error:
+        print(f"{job['folder']}: cannot write the Parquet files: {error.strerror or error}", file=sys.stderr)
+        sys.exit(CANNOT_WRITE)
