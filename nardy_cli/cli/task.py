@@ -110,8 +110,6 @@ def read_statistics(corpus: Corpus, sinks: Sequence[RowSink] = (),
     build = partial(game_stats, with_turns=bool(sinks) if with_turns is None else with_turns)
     with task.reading("Replaying games") as bar:
         per_game = task.replayed(build, bar, chunk_games=TABLE_CHUNK_GAMES if sinks else None)
-        if not sinks and (corpus.jobs != 1 or corpus.dask):  # (sinks may start a process of their own)
-            per_game = _importing_after_first(per_game, REPORTING_MODULE)
         aggregates, games, illegal = summed(per_game, sinks, legal_only=corpus.legal_only)
     if illegal:
         how = "left out (--legal-only)" if corpus.legal_only else "counted (--legal-only leaves them out)"
@@ -120,35 +118,6 @@ def read_statistics(corpus: Corpus, sinks: Sequence[RowSink] = (),
         raise click.UsageError("no games found in the inputs")
     task.check_rules_applied(aggregates.rule_sets)
     return aggregates, task
-
-
-REPORTING_MODULE = "nardy_cli.reporting.stats"
-"""What the statistics commands tabulate with: pandas and numpy, a third of a second to import."""
-
-
-def _importing_after_first(results: Iterator[R], module: str) -> Iterator[R]:
-    """``results``, with ``module`` imported in a thread of its own once the first has come: by then
-    the worker processes have started (a process is not forked while another thread imports), and
-    while they work this process mostly waits. The command's own import of it then finds it done
-    (or waits for it); an error of the import is the command's to raise."""
-    for result in results:
-        yield result
-        break
-    else:
-        return
-    import threading
-
-    threading.Thread(target=_import_quietly, args=(module,), name="nardy-import", daemon=True).start()
-    yield from results
-
-
-def _import_quietly(module: str) -> None:
-    import importlib
-
-    try:
-        importlib.import_module(module)
-    except Exception:  # the command imports it again, and says what is wrong
-        pass
 
 
 def load_game(path: str, number: int, rules: tuple[str, ...]) -> tuple[CorpusGame, GameReplay]:
