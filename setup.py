@@ -13,6 +13,7 @@ import sys
 from setuptools import setup
 
 COMPILED = [
+    "nardy_cli/core/compiled.py",
     "nardy_cli/core/sides.py",
     "nardy_cli/core/variants.py",
     "nardy_cli/core/moves.py",

@@ -2,12 +2,14 @@
 
 A compiled frozen dataclass cannot be unpickled field by field (its fields cannot be assigned),
 and the results of worker processes are pickled: such classes are rebuilt by their constructor.
+What is made every turn is a plain read-only class instead (a frozen dataclass is filled by
+generic attribute calls): :class:`Value` gives it a dataclass's equality, hash and pickling.
 """
 from __future__ import annotations
 
 import copyreg
 from dataclasses import fields
-from typing import Any
+from typing import Any, cast
 
 
 def _by_constructor(instance: Any) -> tuple[type, tuple[Any, ...]]:
@@ -18,3 +20,23 @@ def picklable(*classes: type) -> None:
     """Have pickle (and copy) rebuild instances of these frozen dataclasses by their constructor."""
     for cls in classes:
         copyreg.pickle(cls, _by_constructor)
+
+
+class Value:
+    """A read-only value: equal to another of its class with equal fields, hashed by them and
+    pickled (and copied) by its constructor. A subclass keeps its fields in slots behind read-only
+    properties and lists them, in its constructor's order, in :meth:`_fields`."""
+
+    __slots__ = ()
+
+    def _fields(self) -> tuple[Any, ...]:
+        raise NotImplementedError
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and self._fields() == cast(Value, other)._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
+        return type(self), self._fields()

@@ -15,7 +15,7 @@ from functools import lru_cache
 from itertools import accumulate
 from typing import Final, NamedTuple, cast
 
-from nardy_cli.core.compiled import picklable
+from nardy_cli.core.compiled import Value, picklable
 from nardy_cli.core.fast_check import (
     HOME_TOP,
     QuickCheck,
@@ -142,7 +142,7 @@ class Finding:
         return f"{self.code}: {self.message}" + (f" ({self.option})" if self.option else "")
 
 
-class Verdict:
+class Verdict(Value):
     """The judgement of one recorded play (read-only).
 
     ``play`` is the legal play when the record is legal; ``position`` is the
@@ -182,18 +182,10 @@ class Verdict:
     def _fields(self) -> tuple[Play | None, Finding | None, Position | None, tuple[int, ...]]:
         return self._play, self._finding, self._position, self._passed
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Verdict) and self._fields() == other._fields()
-
-    def __hash__(self) -> int:
-        return hash(self._fields())
-
     def __repr__(self) -> str:
         return (f"Verdict(play={self._play!r}, finding={self._finding!r}, position={self._position!r}, "
                 f"passed={self._passed!r})")
 
-    def __reduce__(self) -> tuple[type[Verdict], tuple[Play | None, Finding | None, Position | None, tuple[int, ...]]]:
-        return Verdict, self._fields()
 
 
 class Split(NamedTuple):

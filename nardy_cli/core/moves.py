@@ -4,10 +4,11 @@ from __future__ import annotations
 import threading
 from typing import Any, Final, NamedTuple
 
+from nardy_cli.core.compiled import Value
 from nardy_cli.core.sides import BAR, OFF
 
 
-class Move:
+class Move(Value):
     """One move as written: a checker's path, e.g. ``24/18*/15`` or ``6/4(2)`` (read-only).
 
     ``path`` holds points in the mover's numbering (25 = bar, 0 = off);
@@ -45,17 +46,9 @@ class Move:
     def _fields(self) -> tuple[tuple[int, ...], tuple[bool, ...], int]:
         return self._path, self._hits, self._count
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Move) and self._fields() == other._fields()
-
-    def __hash__(self) -> int:
-        return hash(self._fields())
-
     def __repr__(self) -> str:
         return f"Move(path={self._path!r}, hits={self._hits!r}, count={self._count!r})"
 
-    def __reduce__(self) -> tuple[type[Move], tuple[tuple[int, ...], tuple[bool, ...], int]]:
-        return Move, self._fields()
 
     def __str__(self) -> str:
         text = point_name(self.path[0])

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from typing import cast
 
+from nardy_cli.core.compiled import Value
 from nardy_cli.core.sides import BAR, BLACK, OFF, SIDE_NAMES, SIDES, WHITE, Side
 from nardy_cli.core.variants import CHECKERS, HEAD, NAMES, VARIANTS, Board, VariantError, VariantName
 from nardy_cli.core.variants import variant as variant_entry
@@ -23,7 +24,7 @@ class PositionError(ValueError):
     """A position text or board that cannot be a position of the game."""
 
 
-class Position:
+class Position(Value):
     """Both sides' checkers, the side to move and what the rules need besides (read-only).
 
     ``first`` holds the sides still to make their first turn (long nardy's head
@@ -91,20 +92,11 @@ class Position:
         return (self._variant, self._turn, self._white, self._black, self._first, self._cube_value,
                 self._cube_owner)
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Position) and self._fields() == other._fields()
-
-    def __hash__(self) -> int:
-        return hash(self._fields())
-
     def __repr__(self) -> str:
         return (f"Position(variant={self._variant!r}, turn={self._turn!r}, white={self._white!r}, "
                 f"black={self._black!r}, first={self._first!r}, cube_value={self._cube_value!r}, "
                 f"cube_owner={self._cube_owner!r})")
 
-    def __reduce__(self) -> tuple[type[Position], tuple[VariantName, Side, Board, Board, frozenset[Side], int,
-                                                        Side | None]]:
-        return Position, self._fields()
 
     def with_turn(self, turn: Side) -> Position:
         """The same position with ``turn`` to move."""
