@@ -34,6 +34,7 @@ def standard_name(tag: str) -> str:
     """A tag's standard spelling when it is a standard tag written in another case (``variant``)."""
     return _STANDARD_BY_CASE.get(tag.lower(), tag)
 
+
 MESSAGE_CHARS = 240
 """The longest error message kept whole: longer ones quote too much of a bad input."""
 
