@@ -31,6 +31,7 @@ import json
 import multiprocessing
 import os
 import pickle
+import resource
 import statistics
 import subprocess
 import sys
@@ -71,7 +72,7 @@ class Run:
     output: str
 
     def text(self, label: str, speedup: str = "") -> str:
-        """One line of figures (a worker's last sampling interval of CPU may be missed)."""
+        """One line of figures."""
         return (f"  {label:<20} {self.games / self.seconds:8.1f} games/s {self.turns / self.seconds:9.0f} turns/s"
                 f"  wall {self.seconds:7.1f} s  cpu {self.cpu:7.1f} s  peak RSS {self.peak_rss / 2**20:5.0f} MiB"
                 f" (PSS {self.peak_pss / 2**20:4.0f})" + speedup)
@@ -80,12 +81,14 @@ class Run:
 def command_run(arguments: list[str], interval: float = 0.2,
                 python: str = sys.executable) -> tuple[float, float, int, int, str]:
     """Run ``nardy ARGUMENTS`` (the nardy ``python`` imports) and sample its process tree: wall and
-    CPU seconds, peak RSS and PSS (bytes) and its standard output."""
+    CPU seconds, peak RSS and PSS (bytes) and its standard output.
+
+    The wall time ends when the command ends, not at the next sample; the CPU time is the tree's
+    own account (``getrusage`` of the reaped children), not a sum of samples."""
     nardy = [python, "-P", "-c", "from nardy_cli.cli.main import cli; cli()"]  # -P: not this directory's nardy_cli
-    first: dict[int, float] = {}
-    last: dict[int, float] = {}
     peak_rss = peak_pss = 0
     with tempfile.TemporaryFile("w+") as out:
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
         root = psutil.Popen(nardy + arguments, stdout=out, stderr=subprocess.PIPE, text=True)
         while root.poll() is None:
@@ -96,22 +99,24 @@ def command_run(arguments: list[str], interval: float = 0.2,
                 break
             for process in tree:
                 try:
-                    with process.oneshot():
-                        memory = process.memory_full_info()
-                        times = process.cpu_times()
+                    memory = process.memory_full_info()
                 except psutil.Error:  # gone meanwhile
                     continue
                 rss, pss = rss + memory.rss, pss + memory.pss
-                last[process.pid] = times.user + times.system
-                first.setdefault(process.pid, last[process.pid] if process is root else 0.0)
             peak_rss, peak_pss = max(peak_rss, rss), max(peak_pss, pss)
-            time.sleep(interval)
+            try:
+                root.wait(interval)
+            except psutil.TimeoutExpired:
+                pass
+        root.wait()
         seconds = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
         errors = root.stderr.read()
         if root.returncode not in (0, 1):
             raise SystemExit(f"nardy {' '.join(arguments)} failed ({root.returncode}): {errors}")
         out.seek(0)
-        return seconds, sum(last[pid] - first[pid] for pid in last), peak_rss, peak_pss, out.read()
+        cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+        return seconds, cpu, peak_rss, peak_pss, out.read()
 
 
 def workers_option(jobs: int | str) -> list[str]:
