@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import Any
 
 import psutil  # installed with the dask extra (distributed needs it)
+from bench_startup import USERS_ENVIRONMENT  # a sibling script
 
 from nardy_cli.analysis.selfplay import generate
 from nardy_cli.core.rules import Rules
@@ -90,7 +91,7 @@ def command_run(arguments: list[str], interval: float = 0.2,
     with tempfile.TemporaryFile("w+") as out:
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
-        root = psutil.Popen(nardy + arguments, stdout=out, stderr=subprocess.PIPE, text=True)
+        root = psutil.Popen(nardy + arguments, stdout=out, stderr=subprocess.PIPE, text=True, env=USERS_ENVIRONMENT)
         while root.poll() is None:
             rss = pss = 0
             try:

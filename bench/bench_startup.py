@@ -21,6 +21,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = str(ROOT / "sample_games" / "long" / "kazan-cup-2026.ntn")
 NARDY = str(Path(sys.executable).parent / "nardy")
+USERS_ENVIRONMENT = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
+"""As users run nardy: Python keeps the compiled bytecode of the modules it imports (an editable
+install has none until a first run writes it). Without it, every start compiles the package's
+pure-Python modules again: 0.05 s a run here."""
 
 
 def commands(folder: str) -> dict[str, list[str]]:
@@ -42,7 +46,8 @@ def commands(folder: str) -> dict[str, list[str]]:
 def run(arguments: list[str]) -> tuple[float, float]:
     """Seconds and peak resident megabytes of one ``nardy`` run."""
     start = time.perf_counter()
-    process = subprocess.Popen([NARDY, *arguments], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen([NARDY, *arguments], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               env=USERS_ENVIRONMENT)
     _, _, usage = os.wait4(process.pid, 0)
     return time.perf_counter() - start, usage.ru_maxrss / 1024
 
