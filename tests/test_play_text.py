@@ -102,3 +102,17 @@ def test_a_move_is_a_read_only_value():
     assert pickle.loads(pickle.dumps(move)) == move
     with pytest.raises(AttributeError):
         move.count = 3  # type: ignore[misc]
+
+
+PLAIN_WORDS = st.builds(lambda source, target, hit: f"{source}/{target}{hit}",
+                        st.sampled_from(["0", "1", "6", "00", "09", "13", "24", "25", "26", "99", "٣", "bar"]),
+                        st.sampled_from(["0", "5", "07", "18", "24", "25", "30", "off", "1٣"]),
+                        st.sampled_from(["", "*", "**", "(2)"]))
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.tuples(PLAIN_WORDS, st.sampled_from([" ", "  ", "\t", "\u00a0"])), max_size=5)
+       .map(lambda words: "".join(word + blank for word, blank in words)))
+def test_plain_moves_read_by_hand_as_the_full_grammar_reads_them(text):
+    """The fast path for plain moves (13/7, 8/5*) and its way back to the full grammar."""
+    assert outcome(_parse_play, text) == outcome(regex_parse, text)

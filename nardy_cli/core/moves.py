@@ -188,6 +188,35 @@ class PlayCache:
 
 
 def _parse_play(text: str) -> tuple[Move, ...]:
+    # Most plays are plain moves only, one checker from an ASCII point to another (13/7, 8/5*),
+    # read here by hand; any other word, an error included, sends the whole text to the parser
+    # of the full grammar.
+    moves: list[Move] = []
+    for word in text.split():
+        hit = word[-1] == "*"
+        slash = word.find("/")
+        source, target = _ascii_number(word, 0, slash), _ascii_number(word, slash + 1, len(word) - hit)
+        if not (0 < source <= BAR and 0 <= target < BAR):  # -1: not a number
+            return _parse_words(text)
+        moves.append(Move((source, target), (hit,)))
+    return tuple(moves)
+
+
+def _ascii_number(word: str, start: int, end: int) -> int:
+    """The number written with one or two ASCII digits from ``start`` to ``end`` of ``word``, or -1."""
+    if not 0 <= start < end <= start + 2:
+        return -1
+    value = 0
+    for at in range(start, end):
+        digit = ord(word[at]) - 48
+        if not 0 <= digit <= 9:
+            return -1
+        value = 10 * value + digit
+    return value
+
+
+def _parse_words(text: str) -> tuple[Move, ...]:
+    """The play's moves by the full grammar, each word read by :func:`_parse_move`."""
     if text.strip() == "-":
         return ()
     moves: list[Move] = []
