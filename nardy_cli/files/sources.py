@@ -25,6 +25,7 @@ import zipfile
 import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from itertools import chain
 from typing import IO, Any, Protocol
 
 from nardy_cli.record import InputError
@@ -144,8 +145,7 @@ def _decoder(encoding: str | None, head: bytes) -> _Decoder:
 def split_lines(pieces: Iterable[str]) -> Iterator[str]:
     """The lines of a text given in pieces, each with its line end: ``\\n``, ``\\r\\n`` or a lone
     ``\\r`` (old Mac files). Each piece is scanned once, so a long line costs linear time."""
-    for lines in _line_batches(pieces):
-        yield from lines
+    return chain.from_iterable(_line_batches(pieces))
 
 
 def _line_batches(pieces: Iterable[str]) -> Iterator[list[str]]:
@@ -189,6 +189,11 @@ def read_lines(source: Source, encoding: str | None = None) -> Iterator[str]:
     read. An input that cannot be opened, or whose compressed data is damaged, raises
     :class:`InputError` (after the lines read before the damage).
     """
+    return chain.from_iterable(_read_batches(source, encoding))  # no generator resumed per line
+
+
+def _read_batches(source: Source, encoding: str | None) -> Iterator[list[str]]:
+    """:func:`read_lines`' lines, a decoded chunk's at a time."""
     if encoding:
         check_encoding(encoding)
     try:
@@ -199,7 +204,7 @@ def read_lines(source: Source, encoding: str | None = None) -> Iterator[str]:
     with stream:
         try:
             for batch in _line_batches(_decoded(stream, encoding)):
-                yield from batch
+                yield batch
                 lines += len(batch)
         except _READ_ERRORS as error:
             raise _unreadable_error(source.name, error, lines) from None
