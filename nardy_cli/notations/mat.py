@@ -182,24 +182,32 @@ def _score_fields(text: str) -> tuple[str, int, str, int] | None:
 
 def _row_number(text: str) -> tuple[int, int] | None:
     """The row number a move line starts with (blanks, 1-9 digits, ``)``) and where it ends, or None.
-    Read by hand, not by a pattern: it is asked of every line."""
-    start = len(text) - len(text.lstrip())
-    end = start
-    while end < len(text) and text[end].isdecimal():
+    Read by hand, not by a pattern: it is asked of every line (ASCII tested first: compiled, ord is a
+    primitive and a string method a call)."""
+    start, size = 0, len(text)
+    while start < size and (ord(text[start]) == 32 or (not 32 < ord(text[start]) < 127 and text[start].isspace())):
+        start += 1
+    end, value, ascii_digits = start, 0, True
+    while end < size:
+        digit = ord(text[end]) - 48
+        if not 0 <= digit <= 9:
+            if ord(text[end]) < 128 or not text[end].isdecimal():
+                break
+            ascii_digits = False
+        value = 10 * value + digit
         end += 1
-    if not 0 < end - start <= 9 or text[end:end + 1] != ")":
+    if not 0 < end - start <= 9 or end == size or text[end] != ")":
         return None
-    return int(text[start:end]), end + 1
+    return (value if ascii_digits else int(text[start:end])), end + 1
 
 
 def _roll_cell(cell: str) -> tuple[int, int, str, int] | None:
     """A roll cell's dice (two digits 1-6 and ``:``), its play, and where the play starts in the
     cell; None for another cell. ``cell`` is one stripped cell of one line."""
-    if cell[2:3] != ":" or cell[0] not in "123456" or cell[1] not in "123456":
+    if len(cell) < 3 or cell[2] != ":" or not ("1" <= cell[0] <= "6" and "1" <= cell[1] <= "6"):
         return None
-    rest = cell[3:]
-    play = rest.lstrip()
-    return ord(cell[0]) - ord("0"), ord(cell[1]) - ord("0"), play, 3 + len(rest) - len(play)
+    play = cell[3:].lstrip()
+    return ord(cell[0]) - 48, ord(cell[1]) - 48, play, len(cell) - len(play)
 
 
 def _split_cells(text: str, numbered: tuple[int, int] | None) -> tuple[tuple[int, str], tuple[int, str] | None]:
@@ -277,11 +285,12 @@ class _GameBuilder:
         number = numbered[0] if numbered else None
         left, right = _split_cells(text, numbered)
         for side, cell in ((WHITE, left), (BLACK, right)):
-            if cell is None or not cell[1].strip():
+            if cell is None:
                 continue
             start, body = cell
-            column = offset + start + len(body) - len(body.lstrip()) + 1
-            self.read_cell(side, body.strip(), number, line, column)
+            trimmed = body.lstrip()
+            if trimmed:
+                self.read_cell(side, trimmed.rstrip(), number, line, offset + start + len(body) - len(trimmed) + 1)
 
     def read_cell(self, side: Side, cell: str, number: int | None, line: int, column: int) -> None:
         if cell[0] in "WwLl" and _OUTCOMES_RE.fullmatch(cell):
@@ -431,7 +440,8 @@ class _MatchReader:
         # line, by far the most common, starts with a digit and does not end with "match"
         first = stripped[0]
         header = _HEADER_RE.fullmatch(text) if first == ";" else None
-        match_line = _MATCH_RE.fullmatch(text) if first.isdecimal() and text.rstrip()[-1] in "Hh" else None
+        match_line = _MATCH_RE.fullmatch(text) if ("0" <= first <= "9" or first.isdecimal()) \
+            and ("h" in text or "H" in text) else None  # it ends with "match"
         game_line = _GAME_RE.fullmatch(text) if first in "Gg" else None
         if header and self.game:  # a next match's header only if its 'N point match' follows
             self.held_headers.append(text)
