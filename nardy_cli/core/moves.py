@@ -123,7 +123,7 @@ class PlayCache:
     tracemalloc measures, the Moves' ``legs`` computed (tests check it)."""
 
     ENTRY_BYTES = 140  # the key, the tuple, the dict's entry
-    MOVE_BYTES = 300  # a Move, its path and hits, and its place in the table of Moves
+    MOVE_BYTES = 300  # a Move, its path and hits, and its place (and key) in the table of Moves
     LEG_BYTES = 64  # a leg's (from, to) pair
     REFERENCE_BYTES = 8
 
@@ -131,7 +131,9 @@ class PlayCache:
         self.budget = budget
         self.bytes = 0
         self._plays: dict[str, tuple[Move, ...]] = {}
-        self._moves: dict[Move, list[Any]] = {}  # a Move: [the one kept, how many kept plays hold it]
+        # a Move's fields (hashed and compared as a tuple, not through the Move's methods): [the
+        # Move kept, how many kept plays hold it]
+        self._moves: dict[tuple[Any, ...], list[Any]] = {}
         self._lock = threading.Lock()  # library callers may parse in threads: one adds or drops at a time
 
     def __len__(self) -> int:
@@ -148,9 +150,10 @@ class PlayCache:
                 return self._plays[text]
             shared = []
             for move in parsed:
-                kept = self._moves.get(move)
+                key = move._fields()
+                kept = self._moves.get(key)
                 if kept is None:
-                    kept = self._moves[move] = [move, 0]
+                    kept = self._moves[key] = [move, 0]
                     self.bytes += self._move_bytes(move)
                 kept[1] += 1
                 shared.append(kept[0])
@@ -174,10 +177,11 @@ class PlayCache:
         moves = self._plays.pop(text)
         self.bytes -= self._entry_bytes(text, moves)
         for move in moves:
-            kept = self._moves[move]
+            key = move._fields()
+            kept = self._moves[key]
             kept[1] -= 1
             if not kept[1]:
-                del self._moves[move]
+                del self._moves[key]
                 self.bytes -= self._move_bytes(move)
 
     def clear(self) -> None:
