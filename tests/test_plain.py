@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_layers import command_modules
 
 from locations import CORPORA, SAMPLES, needs_corpus
 from nardy_cli.analysis.aggregates import GROUPINGS, aggregate
@@ -33,7 +34,6 @@ from nardy_cli.reporting.stats import (
     wilson_bounds,
 )
 from nardy_cli.run.corpus import iter_games
-from test_layers import command_modules
 
 TEXT = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)) | st.sampled_from("Иван Пётр—|\t\n é"),
                max_size=12)
@@ -97,7 +97,8 @@ def test_json_value_is_the_value_pandas_writes(value):
 
 
 def test_markdown():
-    assert markdown_table(["a", "b|c"], [[1.0, "x"], [math.nan, "y"]]) == "| a | b\\|c |\n|---|---|\n| 1.0 | x |\n|  | y |"
+    expected = "| a | b\\|c |\n|---|---|\n| 1.0 | x |\n|  | y |"
+    assert markdown_table(["a", "b|c"], [[1.0, "x"], [math.nan, "y"]]) == expected
 
 
 @settings(max_examples=500, deadline=None)
