@@ -103,7 +103,8 @@ def json_value(value: Any) -> Any:
     return float(f"{'-' if negative else ''}{whole}.{fraction:010d}")
 
 
-def _is_missing(value: Any) -> bool:
+def is_missing(value: Any) -> bool:
+    """None or NaN: a gap pandas writes empty, or null."""
     return value is None or (isinstance(value, float) and math.isnan(value))
 
 
@@ -114,14 +115,14 @@ def csv_table(table: Table) -> str:
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(["" if table.index_name is None else table.index_name, *table.columns])
     for row in table.rows():
-        writer.writerow(["" if _is_missing(value) else value for value in row.values()])
+        writer.writerow(["" if is_missing(value) else value for value in row.values()])
     return buffer.getvalue().rstrip("\n")
 
 
 def markdown_table(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     """A GitHub-flavoured Markdown table (missing values empty)."""
     def cell(value: Any) -> str:
-        return ("" if _is_missing(value) else str(value)).replace("|", "\\|").replace("\n", " ")
+        return ("" if is_missing(value) else str(value)).replace("|", "\\|").replace("\n", " ")
 
     lines = ["| " + " | ".join(cell(c) for c in columns) + " |", "|" + "---|" * len(columns)]
     lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in rows]
@@ -168,10 +169,10 @@ def _text_cells(values: list[Any]) -> tuple[list[str], bool]:
 def _filled(values: list[Any]) -> list[Any]:
     """A column as ``DataFrame(rows).astype(object).fillna("")`` leaves it: whole numbers made
     floats in a column pandas reads as ``float64`` (numbers with a float or a gap), gaps empty."""
-    present = [value for value in values if not _is_missing(value)]
+    present = [value for value in values if not is_missing(value)]
     floats = (not all(_is_int(value) for value in values)
               and all(isinstance(value, (int, float)) and not isinstance(value, bool) for value in present))
-    return ["" if _is_missing(value) else float(value) if floats else value for value in values]
+    return ["" if is_missing(value) else float(value) if floats else value for value in values]
 
 
 def _adjoin(*columns: list[str]) -> str:

@@ -18,7 +18,7 @@ from nardy_cli.analysis.luck import EXPECTED_PIPS, LuckSums
 from nardy_cli.analysis.standings import STANDINGS_COLUMNS
 from nardy_cli.reporting import plain
 from nardy_cli.reporting.labels import tr
-from nardy_cli.reporting.plain import Table
+from nardy_cli.reporting.plain import Table, is_missing
 
 if TYPE_CHECKING:
     import numpy as np
@@ -387,10 +387,6 @@ def _with_interval(count: int, row: dict[str, Any], name: str) -> str:
     return f"{count} ({100 * rate:.1f}% [{100 * low:.1f}–{100 * high:.1f}])"
 
 
-def _missing(value: Any) -> bool:
-    return value is None or (isinstance(value, float) and math.isnan(value))
-
-
 def summary_cells(summary: Table, lang: str = "en") -> list[dict[str, Any]]:
     """The rows of :func:`summary_display`, of a :func:`summary_rows` table."""
     by = summary.index_label  # summary_rows names its index by the grouping
@@ -406,7 +402,7 @@ def summary_cells(summary: Table, lang: str = "en") -> list[dict[str, Any]]:
         cells[tr("first_mover_win_rate", lang)] = _percent(row["first_mover_rate"])
         for column in ("mean_turns", "median_turns", "mean_pips_lost") + CASCADE_COLUMNS:
             if column in row:
-                cells[tr(column, lang)] = "—" if _missing(row[column]) else f"{row[column]:.1f}"
+                cells[tr(column, lang)] = "—" if is_missing(row[column]) else f"{row[column]:.1f}"
         rows.append(cells)
     return rows
 
@@ -487,7 +483,7 @@ def outcomes_display(counts: pd.DataFrame, lang: str = "en") -> pd.DataFrame:
 def quality_cells(quality: Table, lang: str = "en") -> list[dict[str, Any]]:
     """The rows of :func:`quality_display`, of a :func:`quality_rows` table."""
     def number(value: Any, digits: int) -> str:
-        return "—" if _missing(value) else f"{value:.{digits}f}"
+        return "—" if is_missing(value) else f"{value:.{digits}f}"
 
     return [{tr("player", lang): row[quality.index_label], tr("games", lang): int(row["games"]),
              tr("decisions", lang): int(row["decisions"]),
