@@ -1,8 +1,8 @@
 """``nardy stats``: the statistics of a corpus, and its full report.
 
-pandas and matplotlib take a second and 100 MB to import, so the modules that use them are
-imported inside the command, after the games are read: every other ``nardy`` command starts as
-fast as before, and worker processes, which only replay and count, are forked from a small parent.
+pandas and matplotlib take a second and 100 MB to import, so only the full report (``--out``)
+imports them, inside the command, after the games are read; the printed tables are plain Python.
+Worker processes, which only replay and count, are forked from a small parent.
 """
 from __future__ import annotations
 
@@ -70,19 +70,19 @@ def stats_command(corpus: Corpus, by: str, output_format: str, out_dir: str | No
 
         click.echo(f"report written to {write_report(out_dir, aggregates, lang, force=True)}", err=True)
     from nardy_cli.reporting.stats import (
-        dice_counts,
-        dice_fairness,
-        luck_table,
-        quality_summary,
-        shortened,
-        standings_table,
-        summarize,
+        dice_rows,
+        fairness_rows,
+        luck_rows,
+        quality_rows,
+        shortened_rows,
+        standings_rows,
+        summary_rows,
     )
 
     if standings:
-        click.echo(format_standings(standings_table(aggregates), output_format, lang))
+        click.echo(format_standings(standings_rows(aggregates), output_format, lang))
     else:
-        fairness = shortened(dice_fairness(dice_counts(aggregates, total=True)), min_rolls, top)
-        click.echo(format_statistics(summarize(aggregates, by), fairness, output_format, lang,
-                                     luck_table(aggregates), quality_summary(aggregates)))
+        fairness = shortened_rows(fairness_rows(dice_rows(aggregates, total=True)), min_rolls, top)
+        click.echo(format_statistics(summary_rows(aggregates, by), fairness, output_format, lang,
+                                     luck_rows(aggregates), quality_rows(aggregates)))
     task.exit()

@@ -1,6 +1,7 @@
 """The tables the commands print, in each format they offer: text, Markdown, CSV or JSON.
 
-pandas is imported only for what needs it, so that a command's module can import these early.
+Printed as pandas would print them, byte for byte, but without importing it (see
+:mod:`nardy_cli.reporting.plain`): a command that only prints a table starts in a fraction of the time.
 """
 from __future__ import annotations
 
@@ -8,84 +9,79 @@ import csv
 import io
 import json
 import shutil
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from nardy_cli.analysis.ratings import RATING_COLUMNS
 from nardy_cli.reporting.labels import tr
-
-if TYPE_CHECKING:
-    import pandas as pd
+from nardy_cli.reporting.plain import Table, csv_table, markdown_table, text_table
 
 
-def format_statistics(summary: pd.DataFrame, fairness: pd.DataFrame, output_format: str, lang: str,
-                      luck: pd.DataFrame | None = None, quality: pd.DataFrame | None = None) -> str:
+def _cells(rows: list[dict[str, Any]]) -> tuple[list[str], list[list[Any]]]:
+    """The columns and rows of a display table (rows of cells by header), as ``pd.DataFrame(rows)`` has them."""
+    columns = list(rows[0]) if rows else []
+    return columns, [[row.get(column) for column in columns] for row in rows]
+
+
+def format_statistics(summary: Table, fairness: Table, output_format: str, lang: str,
+                      luck: Table | None = None, quality: Table | None = None) -> str:
     """The summary, dice-fairness and luck tables, and the error rates and luck of analysed games
-    (``quality``, when there are any), as text, Markdown, CSV (the summary) or JSON."""
-    from nardy_cli.reporting.stats import (
-        fairness_display,
-        luck_display,
-        markdown_table,
-        quality_display,
-        summary_display,
-    )
+    (``quality``, when there are any), as text, Markdown, CSV (the summary) or JSON (see
+    :mod:`nardy_cli.reporting.stats` for the tables)."""
+    from nardy_cli.reporting.stats import fairness_cells, luck_cells, quality_cells, summary_cells
 
-    if quality is not None and quality.empty:
+    if quality is not None and not len(quality):
         quality = None
     if output_format == "csv":
-        return summary.to_csv().rstrip("\n")
+        return csv_table(summary)
     if output_format == "json":
-        data = {"by": summary.index.name, "summary": json.loads(summary.reset_index().to_json(orient="records")),
-                "dice": json.loads(fairness.reset_index().to_json(orient="records"))}
+        data: dict[str, Any] = {"by": summary.index_name, "summary": summary.records(), "dice": fairness.records()}
         if luck is not None:
-            data["luck"] = json.loads(luck.reset_index().to_json(orient="records"))
+            data["luck"] = luck.records()
         if quality is not None:
-            data["analysis"] = json.loads(quality.reset_index().to_json(orient="records"))
+            data["analysis"] = quality.records()
         return json.dumps(data, ensure_ascii=False, indent=2)
-    tables = [summary_display(summary, lang), fairness_display(fairness, lang)]
-    headings = [tr(f"title_{'players' if summary.index.name == 'player' else 'summary'}", lang), tr("title_dice", lang)]
+    tables = [summary_cells(summary, lang), fairness_cells(fairness, lang)]
+    headings = [tr(f"title_{'players' if summary.index_name == 'player' else 'summary'}", lang), tr("title_dice", lang)]
     if luck is not None:
-        tables.append(luck_display(luck, lang))
+        tables.append(luck_cells(luck, lang))
         headings.append(tr("title_luck", lang))
     if quality is not None:
-        tables.append(quality_display(quality, lang))
+        tables.append(quality_cells(quality, lang))
         headings.append(tr("title_quality", lang))
     if output_format == "md":
-        return "\n\n".join(f"## {heading}\n\n{markdown_table(table)}" for heading, table in zip(headings, tables))
+        return "\n\n".join(f"## {heading}\n\n{markdown_table(*_cells(table))}"
+                             for heading, table in zip(headings, tables))
     width = shutil.get_terminal_size((100, 24)).columns  # wider tables wrap into blocks of columns
-    return "\n\n".join(table.to_string(index=False, line_width=width) for table in tables)
+    return "\n\n".join(text_table(*_cells(table), line_width=width) for table in tables)
 
 
-def format_standings(standings: pd.DataFrame, output_format: str, lang: str) -> str:
+def format_standings(standings: Table, output_format: str, lang: str) -> str:
     """The standings table as text, Markdown, CSV or JSON."""
-    from nardy_cli.reporting.stats import markdown_table, standings_display
+    from nardy_cli.reporting.stats import standings_cells
 
     if output_format == "csv":
-        return standings.to_csv().rstrip("\n")
+        return csv_table(standings)
     if output_format == "json":
-        return json.dumps(json.loads(standings.reset_index().to_json(orient="records")), ensure_ascii=False, indent=2)
-    table = standings_display(standings, lang)
+        return json.dumps(standings.records(), ensure_ascii=False, indent=2)
+    table = standings_cells(standings, lang)
     if output_format == "md":
-        return f"## {tr('title_standings', lang)}\n\n{markdown_table(table)}"
-    return table.to_string(index=False) if len(table) else tr("no_data", lang)
+        return f"## {tr('title_standings', lang)}\n\n{markdown_table(*_cells(table))}"
+    return text_table(*_cells(table)) if table else tr("no_data", lang)
 
 
 def format_ratings(rows: list[dict[str, Any]], output_format: str, lang: str) -> str:
     """The ratings table as text, Markdown, CSV or JSON (full precision)."""
     if output_format in ("json", "csv"):
         return format_rows(rows, RATING_COLUMNS, output_format)
-    import pandas as pd
-
-    from nardy_cli.reporting.stats import markdown_table
-
-    table = pd.DataFrame([{tr(column, lang): f"{row[column]:.1f}" if isinstance(row[column], float) else row[column]
-                           for column in RATING_COLUMNS} for row in rows])
-    if table.empty:
+    if not rows:
         return tr("no_data", lang)
-    return markdown_table(table) if output_format == "md" else table.to_string(index=False)
+    table = [{tr(column, lang): f"{row[column]:.1f}" if isinstance(row[column], float) else row[column]
+              for column in RATING_COLUMNS} for row in rows]
+    return (markdown_table if output_format == "md" else text_table)(*_cells(table))
 
 
 def format_rows(rows: list[dict[str, Any]], columns: tuple[str, ...], output_format: str) -> str:
-    """Rows as CSV, JSON or an aligned text table."""
+    """Rows as CSV, JSON or an aligned text table (missing values empty)."""
     if output_format == "json":
         return json.dumps(rows, ensure_ascii=False, indent=2)
     if output_format == "csv":
@@ -94,8 +90,6 @@ def format_rows(rows: list[dict[str, Any]], columns: tuple[str, ...], output_for
         writer.writeheader()
         writer.writerows(rows)
         return buffer.getvalue().rstrip("\n")
-    import pandas as pd
-
     if not rows:
         return "no matches analysed"
-    return pd.DataFrame(rows, columns=list(columns)).astype(object).fillna("").to_string(index=False)
+    return text_table(columns, [[row.get(column) for column in columns] for row in rows], objects=True)

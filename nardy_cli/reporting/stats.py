@@ -1,26 +1,47 @@
 """Statistics tables from :class:`~nardy_cli.analysis.aggregates.Aggregates`: summaries with Wilson
-intervals, outcome counts, dice counts and their fairness tests, and the same as text cells
-labelled in English or Russian (pandas)."""
+intervals, outcome counts, dice counts and their fairness tests, luck, standings, and the same as
+text cells labelled in English or Russian.
+
+Each table is computed once, in plain Python, as a :class:`~nardy_cli.reporting.plain.Table` (the
+``*_rows`` functions, which ``nardy stats`` prints without importing pandas); the functions that
+return pandas DataFrames (``summarize``, ``dice_counts``, ...) wrap those tables.
+"""
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from statistics import NormalDist
-from typing import Any, cast
-
-import numpy as np
-from numpy.typing import ArrayLike
+from typing import TYPE_CHECKING, Any
 
 from nardy_cli.analysis.aggregates import GROUPINGS, OUTCOMES, ROLL_CLASSES, SCORED, TURN_COLUMNS, Aggregates
 from nardy_cli.analysis.luck import EXPECTED_PIPS, LuckSums
 from nardy_cli.analysis.standings import STANDINGS_COLUMNS
-from nardy_cli.reporting.frames import pd
+from nardy_cli.reporting import plain
 from nardy_cli.reporting.labels import tr
+from nardy_cli.reporting.plain import Table, is_missing
+
+if TYPE_CHECKING:
+    import numpy as np
+    import pandas as pd
 
 FAIRNESS_ALPHA = 0.01
 MIN_FLAG_ROLLS = 180
 """Rolls below which no player is flagged: the chi-square test of the 21 rolls needs about five
 expected rolls of each (180 × 1/36 = 5); with fewer, its p-value is not to be trusted."""
-ROLL_PROBABILITIES = np.array([(1 if c[0] == c[1] else 2) / 36 for c in ROLL_CLASSES])  # with fair dice
+ROLL_PROBABILITIES = tuple((1 if c[0] == c[1] else 2) / 36 for c in ROLL_CLASSES)  # with fair dice
+CASCADE_COLUMNS = ("mean_cascades", "mean_steps_passed", "mean_pips_passed")  # crazy nardy only
+QUALITY_COLUMNS = ("player", "games", "decisions", "equity_lost", "error_rate", "blunders", "luck", "luck_per_game")
+Z95 = NormalDist().inv_cdf(0.975)
+
+
+def _z(confidence: float) -> float:
+    return Z95 if confidence == 0.95 else NormalDist().inv_cdf(0.5 + confidence / 2)
+
+
+def _frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
+    from nardy_cli.reporting.frames import pd
+
+    return pd.DataFrame(rows)
 
 
 # --- tables of the aggregates -------------------------------------------------------------
@@ -31,7 +52,31 @@ def _check_grouping(by: str) -> None:
         raise ValueError(f"unknown grouping {by!r}: expected one of {', '.join(GROUPINGS)}")
 
 
-CASCADE_COLUMNS = ("mean_cascades", "mean_steps_passed", "mean_pips_passed")  # crazy nardy only
+def summary_rows(aggregates: Aggregates, by: str = "player") -> Table:
+    """The table of :func:`summarize`."""
+    _check_grouping(by)
+    group = aggregates.groups[by]
+    totals = list(group.values())
+    order = sorted(range(len(totals)), key=lambda position: -totals[position].games)  # stable: ties keep their order
+    table = Table(by, list(group))
+    table.add("games", [t.games for t in totals], "int64")
+    table.add("wins", [t.wins for t in totals], "int64")
+    _add_rate(table, "win", table.columns["wins"], table.columns["games"])
+    for outcome in SCORED:
+        table.add(outcome, [t.outcomes[outcome] for t in totals], "int64")
+        _add_rate(table, outcome, table.columns[outcome], table.columns["games"])
+    table.add("first_mover_games", [t.first_games for t in totals], "int64")
+    table.add("first_mover_wins", [t.first_wins for t in totals], "int64")
+    _add_rate(table, "first_mover", table.columns["first_mover_wins"], table.columns["first_mover_games"])
+    table.add("mean_turns", [t.mean_turns() for t in totals], "float64")
+    table.add("median_turns", [t.median_turns() for t in totals], "float64")
+    table.add("mean_pips_lost", [t.pips_lost / t.games for t in totals], "float64")
+    if any(t.cascade_games for t in totals):  # crazy nardy, per game of it (not per player)
+        for name in ("cascades", "steps_passed", "pips_passed"):
+            table.add(f"mean_{name}", [getattr(t, name) / t.cascade_games if t.cascade_games else math.nan
+                                       for t in totals], "float64")
+    return table.take(order)
+
 
 def summarize(aggregates: Aggregates, by: str = "player") -> pd.DataFrame:
     """One row per player, event, variant or file, the busiest first (ties in order of appearance).
@@ -42,30 +87,7 @@ def summarize(aggregates: Aggregates, by: str = "player") -> pd.DataFrame:
     ``mean_pips_lost``. Every rate is over the row's games; what wins and outcomes count per
     player and per other group is said in :class:`~nardy_cli.analysis.aggregates.Aggregates`.
     """
-    _check_grouping(by)
-    group = aggregates.groups[by]
-    totals = list(group.values())
-
-    def column(values: list[int]) -> np.ndarray:
-        return np.array(values, dtype="int64")
-
-    table = pd.DataFrame({"games": column([t.games for t in totals]), "wins": column([t.wins for t in totals])},
-                         index=pd.Index(list(group), name=by))
-    _add_rate(table, "win", table["wins"], table["games"])
-    for outcome in SCORED:
-        table[outcome] = column([t.outcomes[outcome] for t in totals])
-        _add_rate(table, outcome, table[outcome], table["games"])
-    table["first_mover_games"] = column([t.first_games for t in totals])
-    table["first_mover_wins"] = column([t.first_wins for t in totals])
-    _add_rate(table, "first_mover", table["first_mover_wins"], table["first_mover_games"])
-    table["mean_turns"] = [t.mean_turns() for t in totals]
-    table["median_turns"] = [t.median_turns() for t in totals]
-    table["mean_pips_lost"] = [t.pips_lost / t.games for t in totals]
-    if any(t.cascade_games for t in totals):  # crazy nardy, per game of it (not per player)
-        for name in ("cascades", "steps_passed", "pips_passed"):
-            table[f"mean_{name}"] = [getattr(t, name) / t.cascade_games if t.cascade_games else np.nan
-                                     for t in totals]
-    return table.sort_values("games", ascending=False, kind="stable")
+    return summary_rows(aggregates, by).frame()
 
 
 def outcome_counts(aggregates: Aggregates, by: str = "variant") -> pd.DataFrame:
@@ -76,13 +98,14 @@ def outcome_counts(aggregates: Aggregates, by: str = "variant") -> pd.DataFrame:
         raise ValueError("outcomes are counted by event, variant or file, not 'player'")
     group = aggregates.groups[by]
     keys = sorted(group, key=str)
-    return pd.DataFrame([[group[key].outcomes[outcome] for outcome in OUTCOMES] for key in keys],
-                        index=pd.Index(keys, name=by), columns=list(OUTCOMES), dtype="int64")
+    table = Table(by, keys)
+    for outcome in OUTCOMES:
+        table.add(outcome, [group[key].outcomes[outcome] for key in keys], "int64")
+    return table.frame()
 
 
-def dice_counts(aggregates: Aggregates, player: str | None = None, *, total: bool = False) -> pd.DataFrame:
-    """Counts of the 21 roll classes: only ``player``'s row (none if they never rolled), or with
-    ``player=None`` one row ``all`` and, with ``total``, one row per player after it (sorted)."""
+def dice_rows(aggregates: Aggregates, player: str | None = None, *, total: bool = False) -> Table:
+    """The table of :func:`dice_counts`."""
     rolls = aggregates.rolls
     if player is not None:
         rows = {player: rolls[player]} if player in rolls else {}
@@ -90,8 +113,43 @@ def dice_counts(aggregates: Aggregates, player: str | None = None, *, total: boo
         rows = {"all": [sum(column) for column in zip(*rolls.values())] or [0] * len(ROLL_CLASSES)}
         if total:
             rows.update((name, rolls[name]) for name in sorted(rolls, key=str))
-    return pd.DataFrame(list(rows.values()), index=pd.Index(list(rows), name="player"),
-                        columns=list(ROLL_CLASSES), dtype="int64")
+    table = Table("player", list(rows))
+    for number, roll in enumerate(ROLL_CLASSES):
+        table.add(roll, [counts[number] for counts in rows.values()], "int64")
+    return table
+
+
+def dice_counts(aggregates: Aggregates, player: str | None = None, *, total: bool = False) -> pd.DataFrame:
+    """Counts of the 21 roll classes: only ``player``'s row (none if they never rolled), or with
+    ``player=None`` one row ``all`` and, with ``total``, one row per player after it (sorted)."""
+    return dice_rows(aggregates, player, total=total).frame()
+
+
+def luck_rows(aggregates: Aggregates) -> Table:
+    """The table of :func:`luck_table`."""
+    everyone = LuckSums()
+    for player in aggregates.luck.values():
+        everyone.add(player)
+    rows = {"all": everyone, **{name: aggregates.luck[name] for name in sorted(aggregates.luck, key=str)}}
+    sums = list(rows.values())
+
+    def column(name: str) -> list[float]:
+        return [float(getattr(row, name)) for row in sums]
+
+    table = Table("player", list(rows))
+    table.add("rolls", [row.rolls for row in sums], "int64")
+    _add_mean(table, "pips", column("pips"), column("pips_sq"), column("rolls"))
+    table.add("expected_pips", [EXPECTED_PIPS] * len(sums), "float64")
+    table.add("pips_luck", [pips - EXPECTED_PIPS * rolls for pips, rolls in zip(column("pips"), column("rolls"))],
+              "float64")
+    table.add("doubles", [row.doubles for row in sums], "int64")
+    _add_rate(table, "doubles", table.columns["doubles"], table.columns["rolls"])
+    table.add("turns", [row.turns for row in sums], "int64")
+    _add_mean(table, "pips_lost", column("lost"), column("lost_sq"), column("turns"))
+    table.add("bearoff_rolls", [row.bearoff_rolls for row in sums], "int64")
+    table.add("bearoff_luck", column("bearoff"), "float64")
+    _add_mean(table, "bearoff_luck", column("bearoff"), column("bearoff_sq"), column("bearoff_rolls"))
+    return table
 
 
 def luck_table(aggregates: Aggregates) -> pd.DataFrame:
@@ -100,86 +158,153 @@ def luck_table(aggregates: Aggregates) -> pd.DataFrame:
     against ``expected_pips`` (294/36) and the pips above it (``pips_luck``); ``doubles`` with
     rate and Wilson bounds; pips lost per roll over every roll (``turns``); pure-race bear-off
     rolls, their summed luck in rolls (``bearoff_luck``) and its mean per roll with bounds."""
-    everyone = LuckSums()
-    for player in aggregates.luck.values():
-        everyone.add(player)
-    rows = {"all": everyone, **{name: aggregates.luck[name] for name in sorted(aggregates.luck, key=str)}}
-    sums = list(rows.values())
+    return luck_rows(aggregates).frame()
 
-    def column(name: str) -> np.ndarray:
-        return np.array([getattr(row, name) for row in sums], dtype=float)
 
-    table = pd.DataFrame(index=pd.Index(list(rows), name="player"))
-    table["rolls"] = column("rolls").astype("int64")
-    _add_mean(table, "pips", column("pips"), column("pips_sq"), column("rolls"))
-    table["expected_pips"] = EXPECTED_PIPS
-    table["pips_luck"] = column("pips") - EXPECTED_PIPS * column("rolls")
-    table["doubles"] = column("doubles").astype("int64")
-    _add_rate(table, "doubles", table["doubles"], table["rolls"])
-    table["turns"] = column("turns").astype("int64")
-    _add_mean(table, "pips_lost", column("lost"), column("lost_sq"), column("turns"))
-    table["bearoff_rolls"] = column("bearoff_rolls").astype("int64")
-    table["bearoff_luck"] = column("bearoff")
-    _add_mean(table, "bearoff_luck", column("bearoff"), column("bearoff_sq"), column("bearoff_rolls"))
+def _indexed(rows: list[dict[str, Any]], columns: Sequence[str]) -> Table:
+    """Rows of dicts as a table indexed by the first of ``columns``."""
+    table = Table(columns[0], [row[columns[0]] for row in rows])
+    for name in columns[1:]:
+        table.add(name, [row[name] for row in rows])
     return table
+
+
+def standings_rows(aggregates: Aggregates) -> Table:
+    """The table of :func:`standings_table`."""
+    return _indexed(aggregates.standings.rows(), STANDINGS_COLUMNS)
 
 
 def standings_table(aggregates: Aggregates) -> pd.DataFrame:
     """The standings of every event (:meth:`nardy_cli.analysis.standings.Standings.rows`), one row per player."""
+    from nardy_cli.reporting.frames import pd
+
     return pd.DataFrame(aggregates.standings.rows(), columns=list(STANDINGS_COLUMNS)).set_index("event")
 
 
-def mean_interval(total: Any, squares: Any, n: Any, confidence: float = 0.95) -> tuple[np.ndarray, ...]:
-    """Mean and normal-approximation bounds (sample standard deviation) from sums and sums of
-    squares; NaN bounds below two values, NaN mean for none."""
-    total, squares, n = (np.asarray(value, dtype=float) for value in (total, squares, n))
-    z = NormalDist().inv_cdf(0.5 + confidence / 2)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        mean = total / n
-        variance = np.where(n > 1, (squares - n * mean * mean) / (n - 1), np.nan)
-        half = z * np.sqrt(np.maximum(variance, 0) / n)
+def quality_rows(aggregates: Aggregates) -> Table:
+    """The table of :func:`quality_summary`."""
+    return _indexed(aggregates.quality.rows(), QUALITY_COLUMNS)
+
+
+def quality_summary(aggregates: Aggregates) -> pd.DataFrame:
+    """One row per player of the games whose record carries analysis (see :mod:`nardy_cli.analysis.play_quality`):
+    games, decisions, equity lost, error rate, blunders, luck and luck per game."""
+    from nardy_cli.reporting.frames import pd
+
+    return pd.DataFrame(aggregates.quality.rows(), columns=list(QUALITY_COLUMNS)).set_index("player")
+
+
+# --- means and rates ----------------------------------------------------------------------
+
+
+def mean_bounds(total: float, squares: float, n: float, confidence: float = 0.95) -> tuple[float, float, float]:
+    """Mean and normal-approximation bounds (sample standard deviation) from a sum and a sum of
+    squares of ``n`` values; NaN bounds below two values, NaN mean for none."""
+    total, squares, n = float(total), float(squares), float(n)
+    if n == 0:
+        return math.nan, math.nan, math.nan
+    mean = total / n
+    if n <= 1:
+        return mean, math.nan, math.nan
+    variance = (squares - n * mean * mean) / (n - 1)
+    half = _z(confidence) * math.sqrt(max(variance, 0.0) / n)
     return mean, mean - half, mean + half
 
 
-def _add_mean(table: pd.DataFrame, name: str, total: Any, squares: Any, n: Any) -> None:
-    table[f"{name}_per_roll"], table[f"{name}_low"], table[f"{name}_high"] = mean_interval(total, squares, n)
+def mean_interval(total: Any, squares: Any, n: Any, confidence: float = 0.95) -> tuple[np.ndarray, ...]:
+    """:func:`mean_bounds` of arrays: the means, lower and upper bounds."""
+    return _each(mean_bounds, 3, total, squares, n, confidence=confidence)
 
 
-# --- rates --------------------------------------------------------------------------------
+def _add_mean(table: Table, name: str, total: list[float], squares: list[float], n: list[float]) -> None:
+    means = [mean_bounds(*values) for values in zip(total, squares, n)]
+    for part, values in zip(("per_roll", "low", "high"), zip(*means) if means else ((), (), ())):
+        table.add(f"{name}_{part}", values, "float64")
 
 
-def wilson_interval(successes: Any, trials: Any, confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
-    """Wilson score interval of a binomial proportion (arrays welcome); NaN where ``trials`` is 0."""
-    k, n = np.asarray(successes, dtype=float), np.asarray(trials, dtype=float)
-    z = NormalDist().inv_cdf(0.5 + confidence / 2)
-    with np.errstate(divide="ignore", invalid="ignore"):
+def wilson_bounds(successes: float, trials: float, confidence: float = 0.95) -> tuple[float, float]:
+    """Wilson score interval of a binomial proportion: 0 below when there is no success, 1 above
+    when all are (so 0 and 1 when ``trials`` is 0)."""
+    k, n = float(successes), float(trials)
+    if n == 0:
+        low = high = math.nan
+    else:
+        z = _z(confidence)
         p = k / n
         denominator = 1 + z * z / n
         centre = (p + z * z / (2 * n)) / denominator
-        half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
-    return np.where(k == 0, 0.0, centre - half), np.where(k == n, 1.0, centre + half)
+        half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
+        low, high = centre - half, centre + half
+    return 0.0 if k == 0 else low, 1.0 if k == n else high
 
 
-def _add_rate(table: pd.DataFrame, name: str, successes: pd.Series, trials: pd.Series) -> None:
-    low, high = wilson_interval(successes, trials)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        table[f"{name}_rate"] = successes.astype(float) / trials.astype(float)
-    table[f"{name}_low"], table[f"{name}_high"] = low, high
+def wilson_interval(successes: Any, trials: Any, confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`wilson_bounds` of arrays: the lower and the upper bounds."""
+    low, high = _each(wilson_bounds, 2, successes, trials, confidence=confidence)
+    return low, high
+
+
+def _each(function: Any, outputs: int, *arrays: Any, **options: Any) -> tuple[np.ndarray, ...]:
+    """``function`` of each element of the broadcast ``arrays``, as arrays of its ``outputs`` results."""
+    import numpy as np
+
+    elements = np.broadcast(*(np.asarray(array, dtype=float) for array in arrays))
+    results = [function(*values, **options) for values in elements]
+    return tuple(np.array([result[part] for result in results], dtype=float).reshape(elements.shape)
+                 for part in range(outputs))
+
+
+def _add_rate(table: Table, name: str, successes: list[int], trials: list[int]) -> None:
+    table.add(f"{name}_rate", [k / n if n else math.nan for k, n in zip(successes, trials)], "float64")
+    bounds = [wilson_bounds(k, n) for k, n in zip(successes, trials)]
+    table.add(f"{name}_low", [low for low, _ in bounds], "float64")
+    table.add(f"{name}_high", [high for _, high in bounds], "float64")
 
 
 # --- dice fairness -----------------------------------------------------------------------
 
 
-def chi_square(observed: Any, probabilities: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
-    """Pearson's chi-square statistic and p-value of each row of ``observed`` counts (a 1-D
-    sequence is one row) against ``probabilities``; NaN for a row with nothing observed."""
-    counts = np.atleast_2d(np.asarray(observed, dtype=float))
-    expected = counts.sum(axis=1, keepdims=True) * np.asarray(probabilities, dtype=float)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        statistic = ((counts - expected) ** 2 / expected).sum(axis=1)
-    statistic[counts.sum(axis=1) == 0] = np.nan
-    degrees = counts.shape[1] - 1
-    return statistic, np.array([chi_square_survival(value, degrees) for value in statistic])
+def _numpy_sum(values: list[float]) -> float:
+    """The sum of up to 128 floats in the order numpy's pairwise summation adds them (eight
+    running sums), so that a statistic is the same to the last bit as numpy's."""
+    if len(values) < 8:
+        result = -0.0
+        for value in values:
+            result += value
+        return result
+    sums = values[:8]
+    end = len(values) - len(values) % 8
+    for start in range(8, end, 8):
+        sums = [total + value for total, value in zip(sums, values[start:start + 8])]
+    result = ((sums[0] + sums[1]) + (sums[2] + sums[3])) + ((sums[4] + sums[5]) + (sums[6] + sums[7]))
+    for value in values[end:]:
+        result += value
+    return result
+
+
+def chi_square_test(observed: Sequence[float], probabilities: Sequence[float]) -> tuple[float, float]:
+    """Pearson's chi-square statistic and p-value of ``observed`` counts against ``probabilities``;
+    NaN for nothing observed."""
+    counts = [float(count) for count in observed]
+    n = sum(counts)
+    if n == 0:
+        return math.nan, math.nan
+    terms = []
+    for count, probability in zip(counts, probabilities):
+        expected = n * probability
+        terms.append((count - expected) * (count - expected) / expected)
+    statistic = _numpy_sum(terms)
+    return statistic, chi_square_survival(statistic, len(counts) - 1)
+
+
+def chi_square(observed: Any, probabilities: Any) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`chi_square_test` of each row of ``observed`` counts (a 1-D sequence is one row): the
+    statistics and the p-values."""
+    import numpy as np
+
+    rows = np.atleast_2d(np.asarray(observed, dtype=float)).tolist()
+    tests = [chi_square_test(row, [float(p) for p in np.asarray(probabilities, dtype=float)]) for row in rows]
+    return np.array([t[0] for t in tests], dtype=float), np.array([t[1] for t in tests], dtype=float)
 
 
 def chi_square_survival(statistic: float, degrees: int) -> float:
@@ -201,6 +326,26 @@ def chi_square_survival(statistic: float, degrees: int) -> float:
     return min(1.0, math.erfc(math.sqrt(half)) + tail)
 
 
+def fairness_rows(counts: Table) -> Table:
+    """The table of :func:`dice_fairness`, of a :func:`dice_rows` table."""
+    rows = list(zip(*(counts.columns[roll] for roll in ROLL_CLASSES))) if len(counts) else []
+    n = [sum(row) for row in rows]
+    doubles = [sum(count for roll, count in zip(ROLL_CLASSES, row) if roll[0] == roll[1]) for row in rows]
+    rolls = [chi_square_test(row, ROLL_PROBABILITIES) for row in rows]
+    pairs = [chi_square_test([double, total - double], (1 / 6, 5 / 6)) for double, total in zip(doubles, n)]
+    table = Table(counts.index_name, counts.index)
+    table.add("n", n, "int64")
+    table.add("doubles", doubles, "int64")
+    table.add("doubles_rate", [double / total if total else math.nan for double, total in zip(doubles, n)], "float64")
+    table.add("chi2_rolls", [statistic for statistic, _ in rolls], "float64")
+    table.add("p_rolls", [p for _, p in rolls], "float64")
+    table.add("chi2_doubles", [statistic for statistic, _ in pairs], "float64")
+    table.add("p_doubles", [p for _, p in pairs], "float64")
+    table.add("flagged", [(a < FAIRNESS_ALPHA or b < FAIRNESS_ALPHA) and total >= MIN_FLAG_ROLLS
+                          for (_, a), (_, b), total in zip(rolls, pairs, n)], "bool")
+    return table.take(sorted(range(len(n)), key=lambda position: -n[position]))
+
+
 def dice_fairness(counts: pd.DataFrame) -> pd.DataFrame:
     """Whether the dice of each row of a roll-class ``counts`` table (see
     :func:`dice_counts`) look fair, the most rolls first.
@@ -211,100 +356,116 @@ def dice_fairness(counts: pd.DataFrame) -> pd.DataFrame:
     ``p_doubles``), and ``flagged`` when either p-value is below 0.01 over at
     least :data:`MIN_FLAG_ROLLS` rolls.
     """
-    observed = counts.to_numpy(dtype=float)
-    n = observed.sum(axis=1)
-    doubles = observed[:, [roll[0] == roll[1] for roll in ROLL_CLASSES]].sum(axis=1)
-    chi2_rolls, p_rolls = chi_square(observed, ROLL_PROBABILITIES)
-    chi2_doubles, p_doubles = chi_square(np.column_stack([doubles, n - doubles]), [1 / 6, 5 / 6])
-    with np.errstate(divide="ignore", invalid="ignore"):
-        table = pd.DataFrame({"n": n.astype(int), "doubles": doubles.astype(int), "doubles_rate": doubles / n,
-                              "chi2_rolls": chi2_rolls, "p_rolls": p_rolls, "chi2_doubles": chi2_doubles,
-                              "p_doubles": p_doubles,
-                              "flagged": (np.fmin(p_rolls, p_doubles) < FAIRNESS_ALPHA) & (n >= MIN_FLAG_ROLLS)},
-                             index=counts.index)
-    return table.sort_values("n", ascending=False, kind="stable")
+    return fairness_rows(Table.of_frame(counts)).frame()
+
+
+def shortened_rows(fairness: Table, min_rolls: int = 0, top: int | None = None) -> Table:
+    """The table of :func:`shortened`."""
+    kept = [position for position, key in enumerate(fairness.index)
+            if key != "all" and fairness.columns["n"][position] >= min_rolls]
+    everyone = [position for position, key in enumerate(fairness.index) if key == "all"]
+    return fairness.take(everyone + kept[:top])
+
+
+def shortened(fairness: pd.DataFrame, min_rolls: int = 0, top: int | None = None) -> pd.DataFrame:
+    """The rows of a :func:`dice_fairness` table with at least ``min_rolls`` rolls, the ``top`` with
+    the most (the ``all`` row of every player is always kept)."""
+    return shortened_rows(Table.of_frame(fairness), min_rolls, top).frame()
 
 
 # --- tables for readers ------------------------------------------------------------------
 
 
 def _percent(value: float) -> str:
-    return "—" if pd.isna(value) else f"{100 * value:.1f}%"
+    return "—" if math.isnan(value) else f"{100 * value:.1f}%"
 
 
-def _with_interval(count: int, table: pd.DataFrame, name: str, key: Any) -> str:
-    rate, low, high = (cast(float, table.at[key, f"{name}_{part}"]) for part in ("rate", "low", "high"))
-    if pd.isna(rate):
+def _with_interval(count: int, row: dict[str, Any], name: str) -> str:
+    rate, low, high = (row[f"{name}_{part}"] for part in ("rate", "low", "high"))
+    if math.isnan(rate):
         return str(count)
     return f"{count} ({100 * rate:.1f}% [{100 * low:.1f}–{100 * high:.1f}])"
+
+
+def summary_cells(summary: Table, lang: str = "en") -> list[dict[str, Any]]:
+    """The rows of :func:`summary_display`, of a :func:`summary_rows` table."""
+    by = summary.index_label  # summary_rows names its index by the grouping
+    wins_label = tr("wins" if by == "player" else "wins_white", lang)
+    rows = []
+    for row in summary.rows():
+        key = row[by]
+        cells = {tr(by, lang): tr(str(key), lang) if by == "variant" else key,
+                 tr("games", lang): int(row["games"]), wins_label: int(row["wins"]),
+                 tr("win_rate", lang): _percent(row["win_rate"])}
+        for outcome in SCORED:
+            cells[tr(outcome, lang)] = _with_interval(int(row[outcome]), row, outcome)
+        cells[tr("first_mover_win_rate", lang)] = _percent(row["first_mover_rate"])
+        for column in ("mean_turns", "median_turns", "mean_pips_lost") + CASCADE_COLUMNS:
+            if column in row:
+                cells[tr(column, lang)] = "—" if is_missing(row[column]) else f"{row[column]:.1f}"
+        rows.append(cells)
+    return rows
 
 
 def summary_display(summary: pd.DataFrame, lang: str = "en") -> pd.DataFrame:
     """A :func:`summarize` table as text cells with headers in ``lang``: counts with
     rate and Wilson 95 % interval, percentages, lengths."""
-    by = cast(str, summary.index.name)  # summarize names its index by the grouping
-    wins_label = tr("wins" if by == "player" else "wins_white", lang)
+    return _frame(summary_cells(Table.of_frame(summary), lang))
+
+
+def fairness_cells(fairness: Table, lang: str = "en") -> list[dict[str, Any]]:
+    """The rows of :func:`fairness_display`, of a :func:`fairness_rows` table."""
+    by = fairness.index_name or "player"
     rows = []
-    for key, row in summary.iterrows():
-        cells = {tr(by, lang): tr(str(key), lang) if by == "variant" else key,
-                 tr("games", lang): int(row["games"]), wins_label: int(row["wins"]),
-                 tr("win_rate", lang): _percent(row["win_rate"])}
-        for outcome in SCORED:
-            cells[tr(outcome, lang)] = _with_interval(int(row[outcome]), summary, outcome, key)
-        cells[tr("first_mover_win_rate", lang)] = _percent(row["first_mover_rate"])
-        for column in ("mean_turns", "median_turns", "mean_pips_lost") + CASCADE_COLUMNS:
-            if column in row:
-                cells[tr(column, lang)] = "—" if pd.isna(row[column]) else f"{row[column]:.1f}"
-        rows.append(cells)
-    return pd.DataFrame(rows)
-
-
-def shortened(fairness: pd.DataFrame, min_rolls: int = 0, top: int | None = None) -> pd.DataFrame:
-    """The rows of a :func:`dice_fairness` table with at least ``min_rolls`` rolls, the ``top`` with
-    the most (the ``all`` row of every player is always kept)."""
-    total = fairness.index == "all"
-    rows = fairness[~total & (fairness["n"] >= min_rolls)]
-    if top is not None:
-        rows = rows.head(top)
-    return pd.concat([fairness[total], rows])
-
-
-def fairness_display(fairness: pd.DataFrame, lang: str = "en") -> pd.DataFrame:
-    """A :func:`dice_fairness` table as text cells with headers in ``lang``: n beside the p-values,
-    and ``too few rolls`` instead of a verdict below :data:`MIN_FLAG_ROLLS`."""
-    by = cast("str | None", fairness.index.name)
-    rows = []
-    for key, row in fairness.iterrows():
+    for row in fairness.rows():
+        key = row[fairness.index_label]
         verdict = "yes" if row["flagged"] else "no" if row["n"] >= MIN_FLAG_ROLLS else "too_few"
-        rows.append({tr(by or "player", lang): tr(key, lang) if key == "all" else key,
+        rows.append({tr(by, lang): tr(key, lang) if key == "all" else key,
                      tr("n", lang): int(row["n"]),
                      tr("p_rolls", lang): f"{row['p_rolls']:.3g}",
                      tr("p_doubles", lang): f"{row['p_doubles']:.3g}",
                      tr("doubles_rate", lang): _percent(row["doubles_rate"]),
                      tr("chi2_rolls", lang): f"{row['chi2_rolls']:.1f}",
                      tr("flagged", lang): tr(verdict, lang, n=MIN_FLAG_ROLLS)})
-    return pd.DataFrame(rows)
+    return rows
 
 
-def luck_display(luck: pd.DataFrame, lang: str = "en") -> pd.DataFrame:
-    """A :func:`luck_table` as text cells with headers in ``lang``: means with their 95 % bounds."""
-    def mean(row: pd.Series, name: str, digits: int) -> str:
+def fairness_display(fairness: pd.DataFrame, lang: str = "en") -> pd.DataFrame:
+    """A :func:`dice_fairness` table as text cells with headers in ``lang``: n beside the p-values,
+    and ``too few rolls`` instead of a verdict below :data:`MIN_FLAG_ROLLS`."""
+    return _frame(fairness_cells(Table.of_frame(fairness), lang))
+
+
+def luck_cells(luck: Table, lang: str = "en") -> list[dict[str, Any]]:
+    """The rows of :func:`luck_display`, of a :func:`luck_rows` table."""
+    def mean(row: dict[str, Any], name: str, digits: int) -> str:
         value, low, high = (row[f"{name}_{part}"] for part in ("per_roll", "low", "high"))
-        if pd.isna(value):
+        if math.isnan(value):
             return "—"
-        return f"{value:.{digits}f}" + ("" if pd.isna(low) else f" [{low:.{digits}f}–{high:.{digits}f}]")
+        return f"{value:.{digits}f}" + ("" if math.isnan(low) else f" [{low:.{digits}f}–{high:.{digits}f}]")
 
     rows = []
-    for key, row in luck.iterrows():
+    for row in luck.rows():
+        key = row[luck.index_label]
         rows.append({tr("player", lang): tr(key, lang) if key == "all" else key,
                      tr("n", lang): int(row["rolls"]), tr("pips_per_roll", lang): mean(row, "pips", 2),
                      tr("pips_luck", lang): f"{row['pips_luck']:+.0f}",
-                     tr("doubles", lang): _with_interval(int(row["doubles"]), luck, "doubles", key),
+                     tr("doubles", lang): _with_interval(int(row["doubles"]), row, "doubles"),
                      tr("pips_lost_per_roll", lang): mean(row, "pips_lost", 2),
                      tr("bearoff_rolls", lang): int(row["bearoff_rolls"]),
                      tr("bearoff_luck", lang): f"{row['bearoff_luck']:+.2f}",
                      tr("bearoff_luck_per_roll", lang): mean(row, "bearoff_luck", 3)})
-    return pd.DataFrame(rows)
+    return rows
+
+
+def luck_display(luck: pd.DataFrame, lang: str = "en") -> pd.DataFrame:
+    """A :func:`luck_table` as text cells with headers in ``lang``: means with their 95 % bounds."""
+    return _frame(luck_cells(Table.of_frame(luck), lang))
+
+
+def standings_cells(standings: Table, lang: str = "en") -> list[dict[str, Any]]:
+    """The rows of :func:`standings_display`, of a :func:`standings_rows` table."""
+    return [{tr(column, lang): value for column, value in row.items()} for row in standings.rows()]
 
 
 def standings_display(standings: pd.DataFrame, lang: str = "en") -> pd.DataFrame:
@@ -316,43 +477,34 @@ def outcomes_display(counts: pd.DataFrame, lang: str = "en") -> pd.DataFrame:
     """An :func:`outcome_counts` table with outcome and group names in ``lang``."""
     table = counts.rename(columns=lambda outcome: tr(outcome, lang),
                           index=lambda key: tr(key, lang) if counts.index.name == "variant" else key)
-    return table.rename_axis(index=tr(cast(str, counts.index.name), lang)).reset_index()
+    return table.rename_axis(index=tr(str(counts.index.name), lang)).reset_index()
 
 
-def quality_summary(aggregates: Aggregates) -> pd.DataFrame:
-    """One row per player of the games whose record carries analysis (see :mod:`nardy_cli.analysis.play_quality`):
-    games, decisions, equity lost, error rate, blunders, luck and luck per game."""
-    columns = ["player", "games", "decisions", "equity_lost", "error_rate", "blunders", "luck", "luck_per_game"]
-    return pd.DataFrame(aggregates.quality.rows(), columns=columns).set_index("player")
+def quality_cells(quality: Table, lang: str = "en") -> list[dict[str, Any]]:
+    """The rows of :func:`quality_display`, of a :func:`quality_rows` table."""
+    def number(value: Any, digits: int) -> str:
+        return "—" if is_missing(value) else f"{value:.{digits}f}"
+
+    return [{tr("player", lang): row[quality.index_label], tr("games", lang): int(row["games"]),
+             tr("decisions", lang): int(row["decisions"]),
+             tr("equity_lost", lang): number(row["equity_lost"], 3),
+             tr("error_rate", lang): number(row["error_rate"], 1),
+             tr("blunders", lang): int(row["blunders"]), tr("luck", lang): number(row["luck"], 3),
+             tr("luck_per_game", lang): number(row["luck_per_game"], 3)} for row in quality.rows()]
 
 
 def quality_display(quality: pd.DataFrame, lang: str = "en") -> pd.DataFrame:
     """A :func:`quality_summary` table as text cells with headers in ``lang``."""
-    def number(value: Any, digits: int) -> str:
-        return "—" if pd.isna(value) else f"{value:.{digits}f}"
-
-    rows = []
-    for player, row in quality.iterrows():
-        rows.append({tr("player", lang): player, tr("games", lang): int(row["games"]),
-                     tr("decisions", lang): int(row["decisions"]),
-                     tr("equity_lost", lang): number(row["equity_lost"], 3),
-                     tr("error_rate", lang): number(row["error_rate"], 1),
-                     tr("blunders", lang): int(row["blunders"]), tr("luck", lang): number(row["luck"], 3),
-                     tr("luck_per_game", lang): number(row["luck_per_game"], 3)})
-    return pd.DataFrame(rows)
+    return _frame(quality_cells(Table.of_frame(quality), lang))
 
 
 def markdown_table(table: pd.DataFrame) -> str:
     """A GitHub-flavoured Markdown table of ``table``'s columns (the index is left out)."""
-    def cell(value: Any) -> str:
-        return ("" if pd.isna(value) else str(value)).replace("|", "\\|").replace("\n", " ")
-
-    lines = ["| " + " | ".join(cell(c) for c in table.columns) + " |",
-             "|" + "---|" * len(table.columns)]
-    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in table.itertuples(index=False)]
-    return "\n".join(lines)
+    return plain.markdown_table([str(column) for column in table.columns], list(table.itertuples(index=False)))
 
 
 def turns_table(rows: list[dict[str, Any]]) -> pd.DataFrame:
     """A game's turn rows (:func:`~nardy_cli.analysis.aggregates.turn_rows`) as a table, as ``race_chart`` takes it."""
+    from nardy_cli.reporting.frames import pd
+
     return pd.DataFrame(rows, columns=list(TURN_COLUMNS))

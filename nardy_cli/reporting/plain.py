@@ -1,0 +1,224 @@
+"""Tables of plain Python values, printed as pandas prints a DataFrame, byte for byte, without
+importing it: ``nardy stats`` prints a few dozen rows, and pandas alone takes half a second and
+50 MiB to import. The DataFrames of :mod:`nardy_cli.reporting.stats` wrap the same tables.
+
+What is reproduced (pandas 3): ``to_string(index=False, line_width=...)`` (:func:`text_table`),
+``to_csv()`` (:func:`csv_table`), ``json.loads(to_json(orient="records"))`` (:meth:`Table.records`
+with :func:`json_value`), and :func:`markdown_table`. tests/test_plain.py compares each with pandas.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import math
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+
+class Table:
+    """Named columns of equal length, with an index (the row labels, named ``index_name``) and the
+    pandas dtype of each column (``int64``, ``float64``, ``bool``, or ``None`` for pandas to infer)."""
+
+    def __init__(self, index_name: str | None, index: Sequence[Any]) -> None:
+        self.index_name = index_name
+        self.index = list(index)
+        self.columns: dict[str, list[Any]] = {}
+        self.dtypes: dict[str, str | None] = {}
+
+    def add(self, name: str, values: Sequence[Any], dtype: str | None = None) -> None:
+        """Add (or replace) the column ``name``; ``float64`` values are kept as floats."""
+        self.columns[name] = [float(value) for value in values] if dtype == "float64" else list(values)
+        self.dtypes[name] = dtype
+
+    def __len__(self) -> int:
+        return len(self.index)
+
+    def take(self, positions: Sequence[int]) -> Table:
+        """The rows at ``positions``, in that order."""
+        table = Table(self.index_name, [self.index[position] for position in positions])
+        for name, values in self.columns.items():
+            table.add(name, [values[position] for position in positions], self.dtypes[name])
+        return table
+
+    @property
+    def index_label(self) -> str:
+        """The index's column in :meth:`rows`: its name, or ``index`` as pandas' ``reset_index`` names it."""
+        return "index" if self.index_name is None else self.index_name
+
+    def rows(self) -> list[dict[str, Any]]:
+        """Each row as a dict by column, the index first (under :attr:`index_label`)."""
+        names = list(self.columns)
+        return [{self.index_label: label, **dict(zip(names, values))}
+                for label, values in zip(self.index, zip(*self.columns.values()) if names else [()] * len(self))]
+
+    def records(self) -> list[dict[str, Any]]:
+        """``json.loads(frame.reset_index().to_json(orient="records"))`` of :meth:`frame`."""
+        return [{name: json_value(value) for name, value in row.items()} for row in self.rows()]
+
+    def frame(self) -> pd.DataFrame:
+        """The table as a DataFrame indexed by its index."""
+        from nardy_cli.reporting.frames import pd
+
+        index = pd.Index(self.index, name=self.index_name)
+        return pd.DataFrame({name: pd.Series(values, index=index, dtype=self.dtypes[name])
+                             for name, values in self.columns.items()}, index=index)
+
+    @classmethod
+    def of_frame(cls, frame: pd.DataFrame) -> Table:
+        """A DataFrame's values as plain Python values (its index kept as the index)."""
+        name = frame.index.name
+        table = cls(None if name is None else str(name), frame.index.tolist())
+        for name in frame.columns:
+            column = frame[name]
+            dtype = str(column.dtype)
+            table.add(name, column.tolist(), dtype if dtype in ("int64", "float64", "bool") else None)
+        return table
+
+
+# --- the formats -------------------------------------------------------------------------------
+
+
+def json_value(value: Any) -> Any:
+    """``value`` as pandas' ``to_json`` writes it, read back: floats rounded to 10 decimals as its
+    encoder rounds them (half to even on the digits it computed), NaN and infinities null."""
+    if not isinstance(value, float):
+        return value
+    if math.isnan(value) or math.isinf(value):
+        return None
+    negative = value < 0  # -0.0 is written 0.0
+    magnitude = -value if negative else value
+    if magnitude > 1e16 - 1 or (magnitude != 0.0 and magnitude < 1e-15):
+        return float(f"{value:.10g}")
+    whole = int(magnitude)
+    scaled = (magnitude - whole) * 1e10
+    fraction = int(scaled)
+    rest = scaled - fraction
+    if rest > 0.5 or (rest == 0.5 and (fraction == 0 or fraction & 1)):
+        fraction += 1
+    if fraction >= 10 ** 10:
+        fraction, whole = 0, whole + 1
+    return float(f"{'-' if negative else ''}{whole}.{fraction:010d}")
+
+
+def is_missing(value: Any) -> bool:
+    """None or NaN: a gap pandas writes empty, or null."""
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def csv_table(table: Table) -> str:
+    """``frame.to_csv()`` of :meth:`Table.frame`, without the final line end: the index first,
+    floats as ``repr`` writes them, missing values empty."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["" if table.index_name is None else table.index_name, *table.columns])
+    for row in table.rows():
+        writer.writerow(["" if is_missing(value) else value for value in row.values()])
+    return buffer.getvalue().rstrip("\n")
+
+
+def markdown_table(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    """A GitHub-flavoured Markdown table (missing values empty)."""
+    def cell(value: Any) -> str:
+        return ("" if is_missing(value) else str(value)).replace("|", "\\|").replace("\n", " ")
+
+    lines = ["| " + " | ".join(cell(c) for c in columns) + " |", "|" + "---|" * len(columns)]
+    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+# --- text, as DataFrame.to_string(index=False) -------------------------------------------------
+
+
+def _escaped(value: Any) -> str:
+    return str(value).replace("\t", r"\t").replace("\r", r"\r").replace("\n", r"\n")
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _object_cells(values: list[Any]) -> list[str]:
+    """An ``object`` or ``str`` column's cells as pandas prints them: floats with six decimals,
+    zeros trimmed, and a sign's space; anything else as ``str`` makes it, tabs and line ends escaped."""
+    def cell(value: Any) -> str:
+        if value is None:
+            return "None"
+        if isinstance(value, float):
+            if math.isnan(value):
+                return "NaN"
+            text = f"{value: .6f}".rstrip("0")
+            return text + "0" if text.endswith(".") else text
+        return _escaped(value)
+
+    return [cell(value) for value in values]
+
+
+def _text_cells(values: list[Any]) -> tuple[list[str], bool]:
+    """A column's cells as pandas prints them, and whether pandas takes the column for numbers
+    (its header then gets a leading space): ``int64`` and ``bool`` columns, not ``object`` ones."""
+    if values and all(_is_int(value) for value in values):
+        return [f"{value:d}" for value in values], True
+    if values and all(isinstance(value, bool) for value in values):
+        return [str(value) for value in values], True
+    return _object_cells(values), False
+
+
+def _filled(values: list[Any]) -> list[Any]:
+    """A column as ``DataFrame(rows).astype(object).fillna("")`` leaves it: whole numbers made
+    floats in a column pandas reads as ``float64`` (numbers with a float or a gap), gaps empty."""
+    present = [value for value in values if not is_missing(value)]
+    floats = (not all(_is_int(value) for value in values)
+              and all(isinstance(value, (int, float)) and not isinstance(value, bool) for value in present))
+    return ["" if is_missing(value) else float(value) if floats else value for value in values]
+
+
+def _adjoin(*columns: list[str]) -> str:
+    """pandas' ``adjoin(1, ...)``: columns of equal length side by side, one space apart."""
+    widths = [max(map(len, column)) + 1 for column in columns[:-1]] + [max(map(len, columns[-1]))]
+    return "\n".join("".join(cell.ljust(width) for cell, width in zip(line, widths)) for line in zip(*columns))
+
+
+def _blocks(widths: list[int], line_width: int) -> list[int]:
+    """Where pandas ends each block of columns that fits in ``line_width`` (its ``_binify``)."""
+    ends, current = [], 0
+    for position, width in enumerate(widths):
+        current += width + 1
+        room = 1 if position == len(widths) - 1 else 2  # room for the continuation marker
+        if current + room > line_width and position > 0:
+            ends.append(position)
+            current = width + 1
+    return ends + [len(widths)]
+
+
+def text_table(columns: Sequence[str], rows: Sequence[Sequence[Any]], line_width: int | None = None, *,
+               objects: bool = False) -> str:
+    """``pd.DataFrame(rows, columns=columns).to_string(index=False, line_width=line_width)``: every
+    column and header right-justified, one space apart, and with ``line_width`` the columns wrapped
+    into blocks that fit, each but the last marked `` \\``. With ``objects``, of the DataFrame
+    ``.astype(object).fillna("")``: missing values empty, no column taken for numbers."""
+    if not rows or not columns:
+        return f"Empty DataFrame\nColumns: [{', '.join(map(str, columns))}]\nIndex: []"
+    labels = [" " + _escaped(column) for column in columns]
+    indent = min(len(label) - len(label.lstrip()) for label in labels)
+    strcols = []
+    for number, label in enumerate(labels):
+        values = [row[number] for row in rows]
+        cells, numeric = (_object_cells(_filled(values)), False) if objects else _text_cells(values)
+        header = (" " if numeric else "") + label[indent:]
+        width = max(len(header), *map(len, cells))
+        strcols.append([header.rjust(width)] + [cell.rjust(width) for cell in cells])
+    if line_width is None:
+        return _adjoin(*strcols)
+    ends = _blocks([max(map(len, column)) for column in strcols], line_width)
+    blocks, start = [], 0
+    for number, end in enumerate(ends):
+        block = strcols[start:end]
+        if len(ends) > 1:
+            lines = len(block[-1])
+            block.append([" \\"] + ["  "] * (lines - 1) if number < len(ends) - 1 else [" "] * lines)
+        blocks.append(_adjoin(*block))
+        start = end
+    return "\n\n".join(blocks)
