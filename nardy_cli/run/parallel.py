@@ -671,29 +671,27 @@ def local_cluster(workers: int) -> Iterator[Any]:
     On Linux the workers are forked from this process, which has imported Dask already, instead of
     started afresh (Dask's default): they start in a third of the time and share its modules' memory
     (about 60 MiB, half of it Dask's) rather than import them again; the objects that exist then are
-    frozen (:func:`gc.freeze`), so that no garbage collection in a worker copies the pages they are
-    on. Each worker runs :func:`dask_setup` as it starts."""
+    frozen (:func:`gc.freeze`) while the cluster lives, so that no garbage collection, here or in a
+    worker, copies the pages they are on. Each worker runs :func:`dask_setup` as it starts."""
     import gc
 
-    import dask
-
     distributed = _distributed()
+    dask_config = importlib.import_module("dask.config")  # there, as dask.distributed is
     forking = sys.platform.startswith("linux")
     config = {"distributed.worker.multiprocessing-method": "fork"} if forking else {}
-    with dask.config.set(config):  # for the cluster's life: a worker that dies is started again
+    with dask_config.set(config):  # for the cluster's life: a worker that dies is started again
         if forking:
             sys.stdout.flush()  # what waits in the buffers would be written again by every worker
             sys.stderr.flush()
             gc.freeze()
         try:
-            cluster = distributed.LocalCluster(
-                n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
-                scheduler_kwargs={"dashboard_address": "127.0.0.1:0"}, preload=[__name__])
+            with distributed.LocalCluster(
+                    n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+                    scheduler_kwargs={"dashboard_address": "127.0.0.1:0"}, preload=[__name__]) as cluster:
+                yield cluster
         finally:
             if forking:
                 gc.unfreeze()
-        with cluster:
-            yield cluster
 
 
 def dask_setup(worker: Any) -> None:
