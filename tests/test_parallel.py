@@ -374,17 +374,33 @@ def test_stats_on_a_dask_scheduler_writes_the_sequential_files(corpus, expected_
 @pytest.mark.dask
 def test_the_parquet_tables_feed_dask_dataframe(corpus, expected_stats, tmp_path):
     """The per-game table written with --parquet, aggregated by dask.dataframe, gives the figures of
-    nardy stats --by variant."""
+    nardy stats --by variant. It is computed here, in this process: left to Dask, it ran on the
+    session's cluster whenever an earlier test had started it (Dask makes the latest client the
+    default), whose workers then imported pandas and pyarrow, a run that depended on the order of
+    the tests and on the load."""
     dataframe = pytest.importorskip("dask.dataframe")
     stats_run(corpus["generated"] + corpus["mat"], tmp_path, "--jobs", "1")
     games = dataframe.read_parquet(tmp_path / "parquet" / "games.parquet")
-    by_variant = games.groupby("variant").agg({"game": "count", "turns": "sum"}).compute()
+    by_variant = games.groupby("variant").agg({"game": "count", "turns": "sum"}).compute(scheduler="sync")
     stats = CliRunner().invoke(
         cli, ["stats", *corpus["generated"], *corpus["mat"], "--by", "variant", "--format", "json", "-j1"])
     summary = {row["variant"]: row for row in json.loads(stats.stdout)["summary"]}
     for variant, row in by_variant.iterrows():
         assert row["game"] == summary[variant]["games"]
         assert row["turns"] / row["game"] == pytest.approx(summary[variant]["mean_turns"])
+
+
+@pytest.mark.slow
+@pytest.mark.dask
+def test_a_local_cluster_gives_the_sequential_figures_and_leaves_port_8787(corpus, expected_mat):
+    """A local cluster (its workers forked from this process, on Linux) gives the sequential
+    figures; its HTTP server, which Dask starts even without a dashboard, is on a free port of
+    127.0.0.1, not on 8787, which another cluster may hold (Dask then warned on standard error)."""
+    distributed = pytest.importorskip("dask.distributed", reason="dask is not installed: pip install -e '.[dask]'")
+    with parallel.local_cluster(2) as cluster, distributed.Client(cluster) as client:
+        assert validation(corpus["mat"], dask=client) == expected_mat
+        http = cluster.scheduler.http_server
+        assert http.address == "127.0.0.1" and http.port != 8787
 
 
 def test_dask_on_real_match_files(corpus, expected_mat, dask_cluster):
