@@ -1042,7 +1042,10 @@ def running(pid: int) -> bool:
 
 
 def started_with_workers(args: list[str], **popen: object) -> tuple[subprocess.Popen, set[int]]:
-    code = "import sys; from nardy_cli.cli.main import cli; sys.exit(cli(sys.argv[1:]))"
+    # Ctrl-C as from a terminal: a shell's background job (CI run with `&`) inherits SIGINT ignored,
+    # and a program started so rightly keeps ignoring it.
+    code = ("import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+            "from nardy_cli.cli.main import cli; sys.exit(cli(sys.argv[1:]))")
     process = subprocess.Popen([sys.executable, "-c", code, *args], cwd=ROOT, **popen)
     deadline = time.monotonic() + 30
     while len(workers := children(process.pid)) < 2 and time.monotonic() < deadline:
