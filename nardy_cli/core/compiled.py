@@ -8,24 +8,32 @@ generic attribute calls): :class:`Value` gives it a dataclass's equality, hash a
 from __future__ import annotations
 
 import copyreg
+from collections.abc import Callable
 from dataclasses import fields
+from operator import attrgetter
 from typing import Any, cast
+
+_FIELDS: dict[type, Callable[[Any], tuple[Any, ...]]] = {}  # a class's fields' values, in one call
 
 
 def _by_constructor(instance: Any) -> tuple[type, tuple[Any, ...]]:
-    return type(instance), tuple(getattr(instance, field.name) for field in fields(instance))
+    cls = type(instance)
+    return cls, _FIELDS[cls](instance)
 
 
 def picklable(*classes: type) -> None:
-    """Have pickle (and copy) rebuild instances of these frozen dataclasses by their constructor."""
+    """Have pickle (and copy) rebuild instances of these frozen dataclasses (of two fields or more)
+    by their constructor."""
     for cls in classes:
+        _FIELDS[cls] = attrgetter(*(field.name for field in fields(cls)))  # two fields or more: a tuple
         copyreg.pickle(cls, _by_constructor)
 
 
 class Value:
     """A read-only value: equal to another of its class with equal fields, hashed by them and
-    pickled (and copied) by its constructor. A subclass keeps its fields in slots behind read-only
-    properties and lists them, in its constructor's order, in :meth:`_fields`."""
+    pickled (and copied) by its constructor. A subclass keeps its fields in slots, behind read-only
+    properties where they are public API (a record only shipped between processes may leave them
+    plain), and lists them, in its constructor's order, in :meth:`_fields`."""
 
     __slots__ = ()
 
