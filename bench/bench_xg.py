@@ -70,7 +70,7 @@ def validate_once(paths: list[str], jobs: int) -> tuple[float, int, int]:
     games = turns = 0
     for result in map_games(paths, task, jobs=jobs, on_error=lambda message: sys.exit(message)):
         games += 1
-        turns += result.summary.turns
+        turns += result.turns
     return time.perf_counter() - start, games, turns
 
 

@@ -13,37 +13,58 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from nardy_cli.core.compiled import picklable
+from nardy_cli.core.compiled import Value
 from nardy_cli.core.scores import Score, is_crawford_game, match_length
 from nardy_cli.core.sides import BLACK, WHITE, Side
 from nardy_cli.record import GameRecord
 from nardy_cli.replay import GameFinding, GameReplay
 
 CUBE_KINDS = ("double", "take", "drop", "beaver")
+CubeAt = tuple[int, int | None, Side, str, int, int]
+"""Where a game's first cube action is: its turn, move number, side, kind, line and column."""
 
 
-@dataclass(frozen=True)
-class MatchGame:
-    """What the match checks need of one replayed game; small enough to ship from a worker."""
+class MatchGame(Value):
+    """What the match checks need of one replayed game; small enough to ship from a worker.
 
-    source: str
-    index: int
-    title: str
-    players: tuple[str, str]  # White's and Black's names
-    key: tuple[str, ...]  # the tags that tie the games of one match
-    length: int
-    number: str  # the Game tag
-    score: Score | None  # the score the record states before the game
-    crawford_tag: bool | None  # what a Crawford tag states
-    crawford_rule: bool  # judged with crawford=on
-    winner: Side | None
-    points: int | None
-    line: int  # where the game starts
-    end: tuple[int, int]  # line and column of its result (or last action)
-    cube: GameFinding | None  # the first cube action, as a finding should it be in the Crawford game
-    rules: str
-    ends_match: bool = False  # the record says so
-    date: str = ""  # the Date tag
+    A :class:`~nardy_cli.core.compiled.Value` whose fields are plain attributes, not to be changed:
+    one is made for every game, and shipped, at a fraction of a compiled frozen dataclass's cost
+    (whose ``__init__`` runs interpreted)."""
+
+    __slots__ = ("source", "index", "title", "players", "key", "length", "number", "score", "crawford_tag",
+                 "crawford_rule", "winner", "points", "line", "end", "cube", "rules", "ends_match", "date")
+
+    def __init__(self, source: str, index: int, title: str, players: tuple[str, str], key: tuple[str, ...],
+                 length: int, number: str, score: Score | None, crawford_tag: bool | None, crawford_rule: str | None,
+                 winner: Side | None, points: int | None, line: int, end: tuple[int, int], cube: CubeAt | None,
+                 rules: str, ends_match: bool = False, date: str = "") -> None:
+        self.source, self.index, self.title = source, index, title
+        self.players = players  # White's and Black's names
+        self.key = key  # the tags that tie the games of one match
+        self.length = length
+        self.number = number  # the Game tag
+        self.score = score  # the score the record states before the game
+        self.crawford_tag = crawford_tag  # what a Crawford tag states
+        self.crawford_rule = crawford_rule  # "crawford=on" when judged so (as a finding names it), else None
+        self.winner, self.points = winner, points
+        self.line = line  # where the game starts
+        self.end = end  # line and column of its result (or last action)
+        self.cube = cube  # where the first cube action is, should the game be the Crawford game
+        self.rules = rules
+        self.ends_match = ends_match  # the record says so
+        self.date = date  # the Date tag
+
+    def _fields(self) -> tuple[Any, ...]:
+        return (self.source, self.index, self.title, self.players, self.key, self.length, self.number, self.score,
+                self.crawford_tag, self.crawford_rule, self.winner, self.points, self.line, self.end, self.cube,
+                self.rules, self.ends_match, self.date)
+
+    def cube_finding(self) -> GameFinding:
+        """The first cube action, as the finding of a cube in the Crawford game (made only then)."""
+        assert self.cube is not None
+        turn, number, side, kind, line, column = self.cube
+        return GameFinding("cube", "no doubling in the Crawford game", self.crawford_rule, turn=turn,
+                           move_number=number, side=side, action=kind, line=line, column=column)
 
     @property
     def event(self) -> str:
@@ -60,13 +81,11 @@ def match_game(source: str, index: int, record: GameRecord, result: GameReplay) 
     white, black = record.player(WHITE), record.player(BLACK)
     crawford = tags.get("Crawford", "").strip().lower()
     at = next((i for i, action in enumerate(record.actions) if action.kind in CUBE_KINDS), None)
-    cube_finding = None
+    cube_at = None
     if at is not None:
         cube = record.actions[at]
-        cube_finding = GameFinding(
-            "cube", "no doubling in the Crawford game", result.rules.describe("crawford") if result.rules.crawford
-            else None, turn=sum(1 for turn in result.turns if turn.action < at) + 1,
-            move_number=cube.number, side=cube.side, action=cube.kind, line=cube.line, column=cube.column)
+        cube_at = (sum(1 for turn in result.turns if turn.action < at) + 1, cube.number, cube.side, cube.kind,
+                   cube.line, cube.column)
     end_line = record.result_line or (record.actions[-1].line if record.actions else 0) or record.line
     return MatchGame(
         source=source, index=index, title=record.title(), players=(white, black),
@@ -75,8 +94,9 @@ def match_game(source: str, index: int, record: GameRecord, result: GameReplay) 
         length=match_length(tags.get("MatchLength")), number=tags.get("Game", ""),
         score=Score.parse(tags.get("Score")),
         crawford_tag=True if crawford in ("yes", "true") else False if crawford in ("no", "false") else None,
-        crawford_rule=result.rules.crawford == "on", winner=result.winner, points=result.points,
-        line=record.line, end=(end_line, record.result_column or 1), cube=cube_finding, rules=str(result.rules),
+        crawford_rule=result.rules.describe("crawford") if result.rules.crawford == "on" else None,
+        winner=result.winner, points=result.points, line=record.line, end=(end_line, record.result_column or 1),
+        cube=cube_at, rules=str(result.rules),
         ends_match=record.ends_match, date=tags.get("Date", ""))
 
 
@@ -180,7 +200,7 @@ class MatchChecker:
             self.crawford_played = True
             match.crawford_game = match.games
             if game.crawford_rule and game.cube is not None:
-                yield game.cube
+                yield game.cube_finding()
         if max(start.white, start.black) >= game.length - 1:
             self.crawford_played = True  # from here on, games are after the Crawford game
         if game.winner is None or game.points is None:
@@ -222,5 +242,3 @@ def _at_start(game: MatchGame, code: str, message: str) -> GameFinding:
     """A finding about a whole game of a match, at the line where the game starts."""
     return GameFinding(code, message, line=game.line, column=1)
 
-
-picklable(MatchGame)

@@ -29,29 +29,16 @@ class Summary:
     matches: int = 0
     complete_matches: int = 0
 
-    def add(self, game: CorpusGame, result: GameReplay) -> None:
+    def add(self, game: Validated) -> None:
+        """Count one validated game."""
         self.files.add(game.source)
         self.games += 1
-        self.turns += len(result.turns)
-        self.legal_games += result.legal
-        if result.findings:
-            self.findings.update(finding.code for finding in result.findings)
-        self.notes += len(result.notes)
-        self.rules[str(result.rules)] += 1
-
-    def merge(self, other: Summary) -> None:
-        self.files |= other.files
-        self.games += other.games
-        self.turns += other.turns
-        self.legal_games += other.legal_games
-        if other.findings:  # Counter.update costs as much as all the rest of a game's merge
-            self.findings.update(other.findings)
-        self.unreadable += other.unreadable
-        for rules, games in other.rules.items():
-            self.rules[rules] += games
-        self.notes += other.notes
-        self.matches += other.matches
-        self.complete_matches += other.complete_matches
+        self.turns += game.turns
+        self.legal_games += game.legal
+        if game.findings:  # Counter.update costs as much as all the rest of a game's counting
+            self.findings.update(finding["code"] for finding in game.findings)
+        self.notes += len(game.notes)
+        self.rules[game.rules] += 1
 
     def text(self) -> str:
         total = sum(self.findings.values())
@@ -131,10 +118,14 @@ def finding_dict(game: Placed, rules: str, finding: GameFinding) -> dict[str, An
 
 @dataclass(frozen=True)
 class Validated:
-    """Validating one game, small enough to ship: its counts, its findings and notes as lines and as
-    JSON objects, and what the match checks need of it."""
+    """Validating one game, small enough to ship (the results of workers are pickled): what the
+    summary counts of it, its findings and notes as lines and as JSON objects, and what the match
+    checks need of it."""
 
-    summary: Summary
+    source: str
+    turns: int
+    legal: bool
+    rules: str  # the rules it was judged under, as text
     lines: tuple[str, ...]
     findings: tuple[dict[str, Any], ...]
     note_lines: tuple[str, ...]
@@ -144,10 +135,9 @@ class Validated:
 
 def validated(game: CorpusGame, result: GameReplay) -> Validated:
     """What ``nardy validate`` shows of one replayed game."""
-    summary = Summary()
-    summary.add(game, result)
     rules = str(result.rules)
-    return Validated(summary, tuple(finding_line(game, finding) for finding in result.findings),
+    return Validated(game.source, len(result.turns), result.legal, rules,
+                     tuple(finding_line(game, finding) for finding in result.findings),
                      tuple(finding_dict(game, rules, finding) for finding in result.findings),
                      tuple(finding_line(game, note) for note in result.notes),
                      tuple(finding_dict(game, rules, note) for note in result.notes),
@@ -164,7 +154,7 @@ class Certification:
     def add(self, result: Validated) -> Validated:
         """``result`` with the match findings that came with it (those of a match it shows to have
         ended come first), all counted."""
-        self.summary.merge(result.summary)
+        self.summary.add(result)
         assert result.match is not None
         return self._with(result, self.checker.add(result.match), result.match)
 
@@ -183,7 +173,7 @@ class Certification:
         self.summary.findings.update(finding.code for finding in own)
         self.summary.notes += len(notes)
         if result is None:
-            result = Validated(Summary(), (), (), (), (), None)
+            result = Validated("", 0, False, "", (), (), (), (), None)
         elif own and not result.lines:
             self.summary.legal_games -= 1
         own_lines = tuple(finding_line(game, finding) for finding in own) if game else ()
