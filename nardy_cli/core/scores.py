@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from nardy_cli.core.compiled import picklable
+from nardy_cli.core.compiled import Value, picklable
 from nardy_cli.core.sides import BLACK, WHITE, Side
 
 _PAIR_RE = re.compile(r"\s*(\d{1,9})\s*-\s*(\d{1,9})\s*")  # longer numbers are no scores
@@ -20,12 +20,30 @@ RESULT_TOKEN = r"(?:0|[1-9]\d{0,8})-0|0-[1-9]\d{0,8}|1/2-1/2|\*"
 """A result as a word of movetext (NTN's grammar): one side's points, a draw or unfinished."""
 
 
-@dataclass(frozen=True)
-class Score:
-    """A match score before a game: the points each side has, White first."""
+class Score(Value):
+    """A match score before a game: the points each side has, White first (read-only).
 
-    white: int = 0
-    black: int = 0
+    A plain class, not a frozen dataclass: compiled, a dataclass's generated __init__ runs as
+    interpreted code, and the match checks make scores for every game."""
+
+    __slots__ = ("_white", "_black")
+
+    def __init__(self, white: int = 0, black: int = 0) -> None:
+        self._white, self._black = white, black
+
+    @property
+    def white(self) -> int:
+        return self._white
+
+    @property
+    def black(self) -> int:
+        return self._black
+
+    def _fields(self) -> tuple[int, int]:
+        return self._white, self._black
+
+    def __repr__(self) -> str:
+        return f"Score(white={self._white!r}, black={self._black!r})"
 
     @classmethod
     def parse(cls, text: str | None) -> Score | None:
@@ -132,4 +150,4 @@ def resignation_level(points: int, cube: int, winner_score: int, length: int,
                  if points in point_readings(level * cube, winner_score, length)), None)
 
 
-picklable(Score, Result)
+picklable(Result)
