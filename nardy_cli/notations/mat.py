@@ -441,7 +441,7 @@ class _MatchReader:
         first = stripped[0]
         header = _HEADER_RE.fullmatch(text) if first == ";" else None
         match_line = _MATCH_RE.fullmatch(text) if ("0" <= first <= "9" or first.isdecimal()) \
-            and ("h" in text or "H" in text) else None  # it ends with "match"
+            and ("h" in text or "H" in text) else None  # "7 point match": no "h", no match line
         game_line = _GAME_RE.fullmatch(text) if first in "Gg" else None
         if header and self.game:  # a next match's header only if its 'N point match' follows
             self.held_headers.append(text)
