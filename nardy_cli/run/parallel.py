@@ -1,5 +1,5 @@
-"""Running a per-game task over a corpus on every core, or on a Dask cluster, with the
-sequential run's order and figures.
+"""Running a per-game task over a corpus on every core, or on Dask (its scheduler for local
+processes, or a cluster's), with the sequential run's order and figures.
 
 The parent cuts the inputs into work units: whole files, or, where the notation says where its
 games start (:func:`~nardy_cli.notations.ntn.game_starts`: NTN and JSON Lines), chunks of about
@@ -39,10 +39,10 @@ a game: the results of a unit wait in memory, those of turn rows too), is neithe
 worker nor shipped but read here, in corpus order, as it streams: memory does not grow with the
 size of a file, at the price of running that file's games on one process.
 
-Workers need ``nardy_cli`` importable (on a remote Dask cluster: installed there). Worker processes
-and a local Dask cluster read the files they are given themselves; a remote cluster's workers need
-not see the input files, so the parent ships their lines, as it does those of standard input and
-of an archive's members.
+Workers need ``nardy_cli`` importable (on a remote Dask cluster: installed there). Worker processes,
+those of ``--dask local:N`` too (the same pool, fed by Dask's scheduler: see :class:`_DaskUnits`),
+read the files they are given themselves; a remote cluster's workers need not see the input files,
+so the parent ships their lines, as it does those of standard input and of an archive's members.
 """
 from __future__ import annotations
 
@@ -527,8 +527,10 @@ def map_games(paths: list[str] | tuple[str, ...], task: Task[R], *, jobs: int | 
 
     ``task`` must pickle (a module-level function, or a :func:`functools.partial` of one) and so must
     its results. It runs in ``jobs`` worker processes (default: every core; 1, or inputs that make a
-    single work unit, such as one small file: here, without a pool), or on Dask workers when ``dask``
-    is ``local``, ``local:N``, a scheduler address (see :func:`dask_client`) or a running ``Client``.
+    single work unit, such as one small file: here, without a pool), or on Dask: with ``dask``
+    ``local`` (``jobs`` workers) or ``local:N``, Dask's scheduler for processes runs every unit on a
+    pool of worker processes (see :class:`_DaskUnits`); with a scheduler's address (see
+    :func:`dask_client`) or a running ``Client``, that cluster's workers do.
     At most two units (or batches of small files) a worker are in flight: memory does not grow with
     the corpus.
     """
