@@ -121,7 +121,7 @@ def command_run(arguments: list[str], interval: float = 0.2,
 
 
 def workers_option(jobs: int | str) -> list[str]:
-    """``--jobs N``, or ``--dask local:N`` for ``local:N``: a local Dask cluster of N workers."""
+    """``--jobs N``, or ``--dask local:N`` for ``local:N``: Dask on N local worker processes (its process scheduler)."""
     return ["--dask", jobs] if isinstance(jobs, str) and jobs.startswith("local") else ["--jobs", str(jobs)]
 
 
@@ -180,7 +180,7 @@ def median_run(runs: list[Run]) -> Run:
 
 def compare_jobs(task: str, paths: list[Path], jobs: list[int | str], counts: tuple[int, int] | None,
                  rounds: int = 1, against: str | None = None) -> list[Run]:
-    """Print one line a number of workers (or a local Dask cluster), with the speed-up against the
+    """Print one line a number of workers (or Dask on local workers), with the speed-up against the
     first and against linear: medians of ``rounds`` runs, alternating with the nardy of the
     ``against`` Python when given (its line follows)."""
     pythons = {"": sys.executable} | ({" (against)": against} if against else {})
@@ -325,7 +325,7 @@ def main() -> None:
     parser.add_argument("--sizes", default="10k",
                         help="Corpus sizes: 1k, 10k, 100k, 1M or a number of games (comma-separated).")
     parser.add_argument("--jobs", default="1,2",
-                        help="Numbers of worker processes to compare; local:N is a local Dask cluster of N workers.")
+                        help="Numbers of worker processes to compare; local:N is Dask on N local worker processes.")
     parser.add_argument("--tasks", default="validate,stats",
                         help="Commands to time: validate, stats, stats-out, stats-parquet, convert (not first).")
     parser.add_argument("--rounds", type=int, default=1, help="Runs of each command; the medians are printed.")

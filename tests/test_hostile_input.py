@@ -633,10 +633,11 @@ def test_json_lines_with_a_broken_first_line_keep_the_others():
     assert [str(error) for error in records[0].errors] == ["3:1: invalid JSON: expecting ',' delimiter"]
 
 
-def test_validate_with_workers_survives_what_the_readers_survive(tmp_path):
+@pytest.mark.parametrize("where", ["--jobs 2", "--dask local:2"])
+def test_validate_with_workers_survives_what_the_readers_survive(tmp_path, where):
     path = tmp_path / "deep.jsonl"
     path.write_text("[" * 100_000 + "\n", encoding="ascii")
-    result = CliRunner().invoke(cli, ["validate", str(path), "--jobs", "2", "-q"])
+    result = CliRunner().invoke(cli, ["validate", str(path), *where.split(), "-q"])
     assert result.exit_code == 1 and "syntax" in result.stdout, result.output
 
 
@@ -810,10 +811,11 @@ def test_error_heavy_inputs_run_in_bounded_memory(tmp_path, fmt, shape):
 
 
 @pytest.mark.slow
-def test_error_heavy_input_with_workers_runs_in_bounded_memory(tmp_path):
+@pytest.mark.parametrize("where", ["--jobs 2", "--dask local:2"])
+def test_error_heavy_input_with_workers_runs_in_bounded_memory(tmp_path, where):
     path = tmp_path / "mistakes.ntn"
     path.write_text(ERROR_HEAVY["lines"], encoding="ascii")
-    result = run_nardy("validate", str(path), "--jobs", "2", "-q", limit=MEMORY_LIMIT)
+    result = run_nardy("validate", str(path), *where.split(), "-q", limit=MEMORY_LIMIT)
     assert result.returncode == 1 and "syntax" in result.stdout, result.stderr[-2000:]
 
 
@@ -1066,11 +1068,12 @@ pytestmark_linux = pytest.mark.skipif(not sys.platform.startswith("linux"), reas
 
 @pytest.mark.slow
 @pytestmark_linux
+@pytest.mark.parametrize("where", ["--jobs 2", "--dask local:2"])
 @pytest.mark.parametrize("signum", [signal.SIGKILL, signal.SIGTERM], ids=["SIGKILL", "SIGTERM"])
-def test_workers_end_with_a_killed_parent_and_the_pipe_closes(tmp_path, signum):
+def test_workers_end_with_a_killed_parent_and_the_pipe_closes(tmp_path, signum, where):
     """Issue 15.3: after kill -9 (or SIGTERM) of a run with workers, both stayed alive for ever and
     a pipe into another program never closed."""
-    process, workers = started_with_workers(["validate", str(long_run_input(tmp_path)), "--jobs", "2"],
+    process, workers = started_with_workers(["validate", str(long_run_input(tmp_path)), *where.split()],
                                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     assert process.stdout is not None
     process.send_signal(signum)
@@ -1085,12 +1088,13 @@ def test_workers_end_with_a_killed_parent_and_the_pipe_closes(tmp_path, signum):
 
 @pytest.mark.slow
 @pytestmark_linux
+@pytest.mark.parametrize("where", ["--jobs 2", "--dask local:2"])
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
-def test_a_signal_removes_the_temporary_file(tmp_path, signum):
+def test_a_signal_removes_the_temporary_file(tmp_path, signum, where):
     out = tmp_path / "out" / "all.jsonl"
     out.parent.mkdir()
     process, workers = started_with_workers(["convert", str(long_run_input(tmp_path)), "--to", "jsonl", "-o",
-                                             str(out), "--jobs", "2"], stderr=subprocess.PIPE, text=True)
+                                             str(out), *where.split()], stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 30
     while not list(out.parent.iterdir()) and time.monotonic() < deadline:
         time.sleep(0.05)

@@ -353,10 +353,12 @@ def test_stats_with_two_workers_writes_the_sequential_files(corpus, expected_sta
         assert len(table) == files[f"{name}.csv"].count(b"\n") - 1 > 0, name  # one line per row, no line breaks
 
 
-def test_a_missing_dask_is_named_with_its_install_command(monkeypatch):
-    monkeypatch.setitem(sys.modules, "dask.distributed", None)  # import dask.distributed fails
+@pytest.mark.parametrize(("spec", "module"), [("local:1", "dask.multiprocessing"),
+                                            ("tcp://127.0.0.1:1", "dask.distributed")])
+def test_a_missing_dask_is_named_with_its_install_command(monkeypatch, spec, module):
+    monkeypatch.setitem(sys.modules, module, None)  # importing it fails
     with pytest.raises(ClusterError, match=re.escape("pip install 'nardy-cli[dask]'")):
-        run([], dask="local:1")
+        run([], dask=spec)
 
 
 def test_dask_gives_the_sequential_figures(corpus, expected, expected_rows, dask_cluster):
@@ -390,17 +392,24 @@ def test_the_parquet_tables_feed_dask_dataframe(corpus, expected_stats, tmp_path
         assert row["turns"] / row["game"] == pytest.approx(summary[variant]["mean_turns"])
 
 
-@pytest.mark.slow
 @pytest.mark.dask
-def test_a_local_cluster_gives_the_sequential_figures_and_leaves_port_8787(corpus, expected_mat):
-    """A local cluster (its workers forked from this process, on Linux) gives the sequential
-    figures; its HTTP server, which Dask starts even without a dashboard, is on a free port of
-    127.0.0.1, not on 8787, which another cluster may hold (Dask then warned on standard error)."""
-    distributed = pytest.importorskip("dask.distributed", reason="dask is not installed: pip install -e '.[dask]'")
-    with parallel.local_cluster(2) as cluster, distributed.Client(cluster) as client:
-        assert validation(corpus["mat"], dask=client) == expected_mat
-        http = cluster.scheduler.http_server
-        assert http.address == "127.0.0.1" and http.port != 8787
+def test_local_dask_runs_dask_s_process_scheduler_on_forked_workers(corpus, expected, expected_mat, monkeypatch):
+    """``--dask local:N`` runs each unit through ``dask.multiprocessing.get`` on a pool of N worker
+    processes (forked, on Linux), even a single unit, and gives the sequential figures."""
+    dask_processes = pytest.importorskip("dask.multiprocessing", reason="pip install -e '.[dask]'")
+    graphs: list[dict] = []
+    dask_get = dask_processes.get
+
+    def get(graph, key, **options):
+        graphs.append(graph)
+        return dask_get(graph, key, **options)
+
+    monkeypatch.setattr(dask_processes, "get", get)
+    assert validation(corpus["generated"], dask="local:2", chunk_games=4) == expected
+    assert len(graphs) > 2 and all(len(graph) == 1 for graph in graphs)
+    graphs.clear()
+    assert validation(corpus["mat"][:1], dask="local:1") == validation(corpus["mat"][:1], jobs=1)
+    assert len(graphs) == 1
 
 
 def test_dask_on_real_match_files(corpus, expected_mat, dask_cluster):

@@ -112,8 +112,8 @@ def parallel_options(function: Callable) -> Callable:
     function = click.option("--jobs", "-j", type=click.IntRange(min=0), default=0, show_default=True,
                             help="Worker processes; 0 = every core, 1 = no pool.")(function)
     return click.option("--dask", metavar="CLUSTER",
-                        help="Run on Dask: local, local:WORKERS or tcp://HOST:PORT "
-                             "(pip install 'nardy-cli[dask]').")(function)
+                        help="Run on Dask: local[:WORKERS] (Dask's process scheduler on this machine) or "
+                             "tcp://HOST:PORT (a Dask cluster's scheduler) (pip install 'nardy-cli[dask]').")(function)
 
 
 def quiet_option(function: Callable) -> Callable:
