@@ -160,11 +160,21 @@ def test_fast_check_agrees_with_the_full_path_on_100k_turns(variant: str) -> Non
 
 
 def test_the_fast_check_declines_what_it_cannot_prove() -> None:
-    """An illegal play, and the head exception of a first double, go to the full path."""
+    """An illegal play goes to the full path; the head exception of a first double is the full path's."""
     start = Position.start("long")
     assert QuickCheck(Rules.preset("long"))(start, (6, 5), (Move((24, 18)), Move((24, 19)))) is None  # head
-    assert QuickCheck(Rules.preset("long"))(start, (6, 6), (Move((24, 18)), Move((24, 18)))) is None  # first turn
     assert QuickCheck(Rules.preset("long"))(start, (6, 5), (Move((24, 13)),)) is not None
+    assert QuickCheck(Rules.preset("long"))(start, (6, 6), (Move((24, 18)), Move((24, 18)))) is not None
+    for head in OPTIONS["head"]["long"]:
+        rules = Rules.preset("long").with_options([f"head={head}"])
+        for dice in ((6, 6), (4, 4), (3, 3), (2, 2)):
+            die = dice[0]
+            two_off, one_off = (Move((24, 24 - die)), Move((24, 24 - die))), (Move((24, 24 - 3 * die)),)
+            for moves in (two_off, one_off):
+                full = Engine(rules).judge(start, dice, moves)
+                quick = QuickCheck(rules)(start, dice, moves)
+                assert quick is None or full.legal, (head, dice, moves)
+                assert_same(Engine(rules).check(start, dice, moves), full, f"{head} {dice} {moves}")
 
 
 # --- crazy nardy: self-played games of both bots, and the proof that a cascade stops ------------
