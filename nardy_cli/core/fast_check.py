@@ -334,10 +334,10 @@ def _resolve(legs: list[tuple[int, int]], dice: tuple[int, ...], board: _Board) 
 
 
 def _follow(legs: list[tuple[int, int]], sequence: tuple[int, ...], board: _Board) -> bool:
-    """The play the engine's ``follow`` finds for written legs of an ordered sequence, searched
-    depth first in its order within a small budget of boards: True when it makes every leg (the
-    steps played in place), False when none does, the budget runs out or a leg lands on the
-    opponent (the full path decides)."""
+    """The play the engine's ``follow`` finds for written legs of an ordered sequence: its first
+    path, and where that gets stuck its whole search, depth first within a small budget of
+    boards. True when it makes every leg (the steps played in place), False when none does,
+    the budget runs out or a leg lands on the opponent (the full path decides)."""
     opp, opposite = board.opp, board.opposite
     counts = board.me[:]
     for src, dst in legs:
@@ -347,8 +347,44 @@ def _follow(legs: list[tuple[int, int]], sequence: tuple[int, ...], board: _Boar
         counts[dst] += 1
     if min(counts) < 0:
         return False
-    follow = _Follow(sequence, board, not board.exact and any(dst == OFF for _, dst in legs))
-    return follow.walk(sorted(legs))
+    waste = not board.exact and any(dst == OFF for _, dst in legs)
+    if _first_path(sorted(legs), sequence, board, waste):
+        return True
+    board.undo(0)
+    return _Follow(sequence, board, waste).walk(sorted(legs))
+
+
+def _first_path(left: list[tuple[int, int]], sequence: tuple[int, ...], board: _Board, waste: bool) -> bool:
+    """The first path of :class:`_Follow`'s search, with no step taken back and no board kept
+    (most plays are followed so): whether it makes the sorted legs ``left``."""
+    prefix = list(accumulate(sequence, initial=0))
+    sums = set(prefix)
+    depth = 0
+    while left:
+        if depth == len(sequence) or not (waste or prefix[depth] + sum(a - b for a, b in left) in sums):
+            return False
+        die = sequence[depth]
+        chosen = None
+        for wanted in (True, False):  # the engine tries moves of exactly this die first, the last one first
+            for index in range(len(left) - 1, -1, -1):
+                src, dst = left[index]
+                if (src - dst == die) != wanted or not (
+                        src - die >= dst or (dst == OFF and waste and src - die < 0)):
+                    continue
+                if board.play(src, die):
+                    chosen = index
+                    break
+            if chosen is not None:
+                break
+        if chosen is None:
+            return False
+        src, dst = left.pop(chosen)
+        landed = max(src - die, 0)
+        if landed != dst:
+            left.append((landed, dst))
+            left.sort()
+        depth += 1
+    return True
 
 
 _FOLLOW_BUDGET = 64
