@@ -160,11 +160,22 @@ def test_fast_check_agrees_with_the_full_path_on_100k_turns(variant: str) -> Non
 
 
 def test_the_fast_check_declines_what_it_cannot_prove() -> None:
-    """An illegal play, and the head exception of a first double, go to the full path."""
+    """An illegal play goes to the full path; the head exception of a first double is the full path's."""
     start = Position.start("long")
     assert QuickCheck(Rules.preset("long"))(start, (6, 5), (Move((24, 18)), Move((24, 19)))) is None  # head
-    assert QuickCheck(Rules.preset("long"))(start, (6, 6), (Move((24, 18)), Move((24, 18)))) is None  # first turn
     assert QuickCheck(Rules.preset("long"))(start, (6, 5), (Move((24, 13)),)) is not None
+    assert QuickCheck(Rules.preset("long"))(start, (6, 6), (Move((24, 18)), Move((24, 18)))) is not None
+    for game, head in [(name, head) for name in ("long", "gulbara") for head in OPTIONS["head"][name]]:
+        rules = Rules.preset(game).with_options([f"head={head}"])
+        start = Position.start(game)
+        for dice in ((6, 6), (4, 4), (3, 3), (2, 2)):
+            die = dice[0]
+            two_off, one_off = (Move((24, 24 - die)), Move((24, 24 - die))), (Move((24, 24 - 3 * die)),)
+            for moves in (two_off, one_off):
+                full = Engine(rules).judge(start, dice, moves)
+                quick = QuickCheck(rules)(start, dice, moves)
+                assert quick is None or full.legal, (game, head, dice, moves)
+                assert_same(Engine(rules).check(start, dice, moves), full, f"{game} {head} {dice} {moves}")
 
 
 # --- crazy nardy: self-played games of both bots, and the proof that a cascade stops ------------
@@ -212,6 +223,8 @@ def run_gulbara_games(turns: int, seed: int) -> Counter[str]:
                     counts["declined"] += 1
                     continue
                 counts["fast"] += 1
+                counts["first-turn doubles"] += (case_passed is None and dice[0] == dice[1]
+                                                 and position.turn in position.first)
                 full = engine.judge(position, case_dice, case_moves, case_passed)
                 counts["legal" if full.legal else "illegal"] += 1
                 written = " ".join(map(str, case_moves)) or "-"
@@ -229,6 +242,7 @@ def test_crazy_nardy_games_of_both_bots_agree() -> None:
 def test_crazy_nardy_games_of_both_bots_agree_on_100k_turns() -> None:
     counts = run_gulbara_games(100_000, seed=2027)
     assert counts["turns"] >= 100_000 and counts["fast"] and counts["declined"] and counts["legal"]
+    assert counts["first-turn doubles"]
 
 
 def random_stop_position(rng: random.Random) -> tuple[list[int], list[int]]:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import accumulate
-from typing import Final, NamedTuple, cast
+from typing import NamedTuple, cast
 
 from nardy_cli.core.compiled import Value, picklable
 from nardy_cli.core.fast_check import (
@@ -21,6 +21,7 @@ from nardy_cli.core.fast_check import (
     QuickCheck,
     block_at,
     dice_paths,
+    head_limit,
     illegal_block,
     opponent_lowest,
     preferred_paths,
@@ -31,8 +32,6 @@ from nardy_cli.core.position import CHECKERS, Board, Position
 from nardy_cli.core.rules import Rules
 from nardy_cli.core.sides import BAR, BLACK, OFF, SIDE_NAMES, WHITE, Side, other
 from nardy_cli.core.variants import HEAD, VARIANTS
-
-OPP_HEAD: Final = 12  # the opponent's head, where there is a head, seen in the mover's numbering
 
 
 def steps_to_moves(steps: tuple[Step, ...] | list[Step]) -> tuple[Move, ...]:
@@ -234,41 +233,15 @@ class _Turn:
         self.head = variant.head
         self.top = BAR if variant.bar else HEAD
         self.head_start = self.me[HEAD]
-        self.head_limit, self.head_reason = self._head_limit() if self.head else (CHECKERS, "")
+        self.head_limit, self.head_reason = (head_limit(rules.head, self.passing, self.side in position.first
+                                                        and self.is_double, self.dice[0], self.opp, self.opposite)
+                                             if self.head else (CHECKERS, ""))
         self.opp_lowest = opponent_lowest(self.opp) if variant.six_block else 0
         self.block_step = variant.six_block and rules.block == "step"
         self.block_turn = variant.six_block and rules.block == "turn"
         self.exact = rules.bearoff == "exact"
 
     # --- long nardy's special rules ------------------------------------------------
-
-    def _head_limit(self) -> tuple[int, str]:
-        """How many checkers may leave the head this turn, and why."""
-        if self.passing:
-            return 1, "only one checker may leave the head in the steps passed by the opponent"
-        if self.side not in self.position.first or not self.is_double:
-            return 1, "only one checker may leave the head per turn"
-        die, head = self.dice[0], self.rules.head
-        stop = self._head_checker_stop(die)
-        if head == "classic" and die in (6, 4, 3):
-            return 2, ""
-        if head == "strict" and die in (6, 4, 3) and stop == OPP_HEAD:
-            return 2, ""
-        if head == "general" and stop is not None:
-            return 2, ""
-        if head == "general":
-            return 1, f"one checker can play the whole {die}-{die} from the head"
-        if head == "strict" and die in (6, 4, 3):
-            return 1, f"the checker from the head is stopped on {stop}, not by the opponent's head"
-        return 1, f"{die}-{die} does not let a second checker leave the head"
-
-    def _head_checker_stop(self, die: int) -> int | None:
-        """Where one checker leaving the head with this double is stopped, or None if it is not."""
-        for k in range(1, 5):
-            point = HEAD - k * die
-            if point <= 0 or self.opp[self.opposite[point]]:
-                return max(point, 0)
-        return None
 
     def illegal_block(self, me: Board) -> bool:
         """Whether the position ``me`` holds an illegal six-block anywhere."""

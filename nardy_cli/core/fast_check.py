@@ -6,14 +6,13 @@ it bears off the last checker with a double, or no die can be played at all, or 
 search of the roll finds no longer play (and the higher-die rule holds; for a cascade that
 stops early, a count of pips and steps proves most stops without the search) — and otherwise
 declines (returns None), so that :meth:`Engine.check <nardy_cli.core.engine.Engine.check>`
-decides with its generator; so does the first-turn head exception of a double. It never
-finds a play illegal: every finding comes from the full path. It works on plain lists
-changed in place and undone, in the full path's search order, so an accepted play has
-exactly the steps the full path gives it (``tests/test_fast_check.py`` compares both
-paths on generated and mutated plays of every game).
+decides with its generator. It never finds a play illegal: every finding comes from the
+full path. It works on plain lists changed in place and undone, in the full path's search
+order, so an accepted play has exactly the steps the full path gives it
+(``tests/test_fast_check.py`` compares both paths on generated and mutated plays of every game).
 
-The primitives both paths share (dice paths of a written move, the six-block test, a
-roll's steps) live here, below the engine.
+The primitives both paths share (dice paths of a written move, the six-block test, the head
+limit, a roll's steps) live here, below the engine.
 """
 from __future__ import annotations
 
@@ -113,15 +112,50 @@ def illegal_block(me: Board | list[int], opposite: tuple[int, ...], lowest: int)
     return any(me[p] and block_at(me, p, opposite, lowest) for p in range(1, 25))
 
 
+OPP_HEAD = 12  # the opponent's head, where there is a head, seen in the mover's numbering
+
+
+def head_limit(rule: str | None, passing: bool, first_double: bool, die: int, opp: Board | list[int],
+               opposite: tuple[int, ...]) -> tuple[int, str]:
+    """How many checkers may leave the head this turn under option ``head`` (``rule``), and why
+    no more: the steps passed by an opponent, or a roll that is not a double on the mover's first
+    turn (``first_double``), let one go."""
+    if passing:
+        return 1, "only one checker may leave the head in the steps passed by the opponent"
+    if not first_double:
+        return 1, "only one checker may leave the head per turn"
+    stop = _head_checker_stop(die, opp, opposite)
+    if rule == "classic" and die in (6, 4, 3):
+        return 2, ""
+    if rule == "strict" and die in (6, 4, 3) and stop == OPP_HEAD:
+        return 2, ""
+    if rule == "general" and stop is not None:
+        return 2, ""
+    if rule == "general":
+        return 1, f"one checker can play the whole {die}-{die} from the head"
+    if rule == "strict" and die in (6, 4, 3):
+        return 1, f"the checker from the head is stopped on {stop}, not by the opponent's head"
+    return 1, f"{die}-{die} does not let a second checker leave the head"
+
+
+def _head_checker_stop(die: int, opp: Board | list[int], opposite: tuple[int, ...]) -> int | None:
+    """Where one checker leaving the head with the four steps of a double is stopped, or None if it is not."""
+    for k in range(1, 5):
+        point = HEAD - k * die
+        if point <= 0 or opp[opposite[point]]:
+            return max(point, 0)
+    return None
+
+
 class QuickCheck:
     """The fast check under one rule set: call it as :meth:`Engine.check
     <nardy_cli.core.engine.Engine.check>`."""
 
-    __slots__ = ("variant", "cascade", "settings")
+    __slots__ = ("variant", "cascade", "head_rule", "settings")
 
     def __init__(self, rules: Rules) -> None:
         variant = VARIANTS[rules.variant]
-        self.variant, self.cascade = rules.variant, rules.cascade
+        self.variant, self.cascade, self.head_rule = rules.variant, rules.cascade, rules.head
         self.settings = (variant.opposite, variant.hits, variant.head, BAR if variant.bar else HEAD,
                          rules.bearoff == "exact", variant.six_block and rules.block == "step",
                          variant.six_block and rules.block == "turn", variant.six_block, variant.cascade)
@@ -141,8 +175,6 @@ class QuickCheck:
         passing = passed is not None
         is_double = passing or dice[0] == dice[1]
         side = position.turn
-        if head and is_double and not passing and side in position.first:
-            return None  # the first-turn head exception: the full path knows its options
         if side == WHITE:
             me, opp = list(position.white), list(position.black)
         else:
@@ -151,7 +183,9 @@ class QuickCheck:
         if len(legs) > len(sequence):
             return None
         lowest = opponent_lowest(opp) if six_block else 0
-        head_left = me[HEAD] - 1  # the head rule without a first-turn exception: one checker may leave
+        leaving = head_limit(self.head_rule, passing, is_double and side in position.first, dice[0], opp,
+                             opposite)[0] if head else 1
+        head_left = me[HEAD] - leaving  # checkers that must stay on the head
         board = _Board(me, opp, opposite, hits, head, head_left, top, exact, block_step, lowest)
         steps = board.steps
         if passing or (cascade and is_double):  # the steps are one sequence played in order
@@ -300,9 +334,10 @@ def _resolve(legs: list[tuple[int, int]], dice: tuple[int, ...], board: _Board) 
 
 
 def _follow(legs: list[tuple[int, int]], sequence: tuple[int, ...], board: _Board) -> bool:
-    """The first play the engine's ``follow`` tries for written legs of an ordered sequence,
-    step by step with no backtracking: True when it makes every leg (the steps played in
-    place), False when it gets stuck or a leg lands on the opponent (the full path decides)."""
+    """The play the engine's ``follow`` finds for written legs of an ordered sequence: its first
+    path, and where that gets stuck its whole search, depth first within a small budget of
+    boards. True when it makes every leg (the steps played in place), False when none does,
+    the budget runs out or a leg lands on the opponent (the full path decides)."""
     opp, opposite = board.opp, board.opposite
     counts = board.me[:]
     for src, dst in legs:
@@ -313,9 +348,17 @@ def _follow(legs: list[tuple[int, int]], sequence: tuple[int, ...], board: _Boar
     if min(counts) < 0:
         return False
     waste = not board.exact and any(dst == OFF for _, dst in legs)
+    if _first_path(sorted(legs), sequence, board, waste):
+        return True
+    board.undo(0)
+    return _Follow(sequence, board, waste).walk(sorted(legs))
+
+
+def _first_path(left: list[tuple[int, int]], sequence: tuple[int, ...], board: _Board, waste: bool) -> bool:
+    """The first path of :class:`_Follow`'s search, with no step taken back and no board kept
+    (most plays are followed so): whether it makes the sorted legs ``left``."""
     prefix = list(accumulate(sequence, initial=0))
     sums = set(prefix)
-    left = sorted(legs)
     depth = 0
     while left:
         if depth == len(sequence) or not (waste or prefix[depth] + sum(a - b for a, b in left) in sums):
@@ -342,6 +385,65 @@ def _follow(legs: list[tuple[int, int]], sequence: tuple[int, ...], board: _Boar
             left.sort()
         depth += 1
     return True
+
+
+_FOLLOW_BUDGET = 64
+"""Boards the search of written legs visits before it leaves them to the full path (most plays are
+followed with no step taken back)."""
+
+
+class _Follow:
+    """The search of :func:`_follow`, as the engine's ``follow`` makes it: each board's next steps
+    taken in its order, a board with the same legs left at the same depth searched once (from
+    where it was first reached), and what is left of a budget of boards."""
+
+    __slots__ = ("sequence", "board", "waste", "prefix", "sums", "seen", "budget")
+
+    def __init__(self, sequence: tuple[int, ...], board: _Board, waste: bool) -> None:
+        self.sequence, self.board, self.waste = sequence, board, waste
+        self.prefix = list(accumulate(sequence, initial=0))
+        self.sums = set(self.prefix)
+        self.seen: set[tuple[bytes, tuple[tuple[int, int], ...], int]] = set()
+        self.budget = _FOLLOW_BUDGET
+
+    def walk(self, left: list[tuple[int, int]]) -> bool:
+        """Whether the sorted legs ``left`` can be made from the boards as they are (their steps
+        then played); False too once the budget ran out."""
+        if not left:
+            return True
+        board, sequence, waste = self.board, self.sequence, self.waste
+        depth = len(board.steps)
+        if depth == len(sequence) or not (waste or self.prefix[depth] + sum(a - b for a, b in left) in self.sums):
+            return False
+        if self.budget <= 0:
+            return False
+        self.budget -= 1
+        die, seen = sequence[depth], self.seen
+        following: list[tuple[int, list[tuple[int, int]]]] = []  # the engine's stack: its last entry searched first
+        for exact in (False, True):
+            for index, (src, dst) in enumerate(left):
+                if ((src - dst == die) != exact or (index and left[index - 1] == left[index])
+                        or not (src - die >= dst or (dst == OFF and waste and src - die < 0))):
+                    continue
+                if board.play(src, die):
+                    rest = left[:index] + left[index + 1:]
+                    landed = max(src - die, 0)
+                    if landed != dst:
+                        rest.append((landed, dst))
+                        rest.sort()
+                    key = (bytes(board.me), tuple(rest), depth + 1)
+                    if key not in seen:
+                        seen.add(key)
+                        following.append((src, rest))
+                    board.undo(depth)
+        for src, rest in reversed(following):
+            board.play(src, die)
+            if self.walk(rest):
+                return True
+            board.undo(depth)
+            if self.budget <= 0:
+                return False
+        return False
 
 
 def _longer_exists(depth: int, sequence: tuple[int, ...], ordered: bool, board: _Board, block_turn: bool) -> bool:
