@@ -348,43 +348,11 @@ def _follow(legs: list[tuple[int, int]], sequence: tuple[int, ...], board: _Boar
     if min(counts) < 0:
         return False
     waste = not board.exact and any(dst == OFF for _, dst in legs)
-    if _first_path(sorted(legs), sequence, board, waste):
+    search = _Follow(sequence, board, waste)
+    if search.first_path(sorted(legs)):
         return True
     board.undo(0)
-    return _Follow(sequence, board, waste).walk(sorted(legs))
-
-
-def _first_path(left: list[tuple[int, int]], sequence: tuple[int, ...], board: _Board, waste: bool) -> bool:
-    """The first path of :class:`_Follow`'s search, with no step taken back and no board kept
-    (most plays are followed so): whether it makes the sorted legs ``left``."""
-    prefix = list(accumulate(sequence, initial=0))
-    sums = set(prefix)
-    depth = 0
-    while left:
-        if depth == len(sequence) or not (waste or prefix[depth] + sum(a - b for a, b in left) in sums):
-            return False
-        die = sequence[depth]
-        chosen = None
-        for wanted in (True, False):  # the engine tries moves of exactly this die first, the last one first
-            for index in range(len(left) - 1, -1, -1):
-                src, dst = left[index]
-                if (src - dst == die) != wanted or not (
-                        src - die >= dst or (dst == OFF and waste and src - die < 0)):
-                    continue
-                if board.play(src, die):
-                    chosen = index
-                    break
-            if chosen is not None:
-                break
-        if chosen is None:
-            return False
-        src, dst = left.pop(chosen)
-        landed = max(src - die, 0)
-        if landed != dst:
-            left.append((landed, dst))
-            left.sort()
-        depth += 1
-    return True
+    return search.walk(sorted(legs))
 
 
 _FOLLOW_BUDGET = 64
@@ -406,31 +374,55 @@ class _Follow:
         self.seen: set[tuple[bytes, tuple[tuple[int, int], ...], int]] = set()
         self.budget = _FOLLOW_BUDGET
 
+    def _open(self, depth: int, left: list[tuple[int, int]]) -> bool:
+        """Whether the sequence, from step ``depth``, can still make the legs ``left``: a step is
+        left, and (unless a bear-off may waste pips) the legs' pips end at a sum of its steps."""
+        return depth < len(self.sequence) and (
+            self.waste or self.prefix[depth] + sum(a - b for a, b in left) in self.sums)
+
+    def first_path(self, left: list[tuple[int, int]]) -> bool:
+        """The search's first path, with no step taken back and no board kept (most plays are
+        followed so): whether it makes the sorted legs ``left``."""
+        board, sequence, waste = self.board, self.sequence, self.waste
+        depth = 0
+        while left:
+            if not self._open(depth, left):
+                return False
+            die = sequence[depth]
+            chosen = None
+            for wanted in (True, False):  # the engine tries moves of exactly this die first, the last one first
+                for index in range(len(left) - 1, -1, -1):
+                    src, dst = left[index]
+                    if (src - dst == die) == wanted and _fits(src, dst, die, waste) and board.play(src, die):
+                        chosen = index
+                        break
+                if chosen is not None:
+                    break
+            if chosen is None:
+                return False
+            left = _legs_after(left, chosen, die)
+            depth += 1
+        return True
+
     def walk(self, left: list[tuple[int, int]]) -> bool:
         """Whether the sorted legs ``left`` can be made from the boards as they are (their steps
         then played); False too once the budget ran out."""
         if not left:
             return True
-        board, sequence, waste = self.board, self.sequence, self.waste
+        board = self.board
         depth = len(board.steps)
-        if depth == len(sequence) or not (waste or self.prefix[depth] + sum(a - b for a, b in left) in self.sums):
-            return False
-        if self.budget <= 0:
+        if not self._open(depth, left) or self.budget <= 0:
             return False
         self.budget -= 1
-        die, seen = sequence[depth], self.seen
+        die, seen = self.sequence[depth], self.seen
         following: list[tuple[int, list[tuple[int, int]]]] = []  # the engine's stack: its last entry searched first
         for exact in (False, True):
             for index, (src, dst) in enumerate(left):
                 if ((src - dst == die) != exact or (index and left[index - 1] == left[index])
-                        or not (src - die >= dst or (dst == OFF and waste and src - die < 0))):
+                        or not _fits(src, dst, die, self.waste)):
                     continue
                 if board.play(src, die):
-                    rest = left[:index] + left[index + 1:]
-                    landed = max(src - die, 0)
-                    if landed != dst:
-                        rest.append((landed, dst))
-                        rest.sort()
+                    rest = _legs_after(left, index, die)
                     key = (bytes(board.me), tuple(rest), depth + 1)
                     if key not in seen:
                         seen.add(key)
@@ -444,6 +436,22 @@ class _Follow:
             if self.budget <= 0:
                 return False
         return False
+
+
+def _fits(src: int, dst: int, die: int, waste: bool) -> bool:
+    """Whether a step of ``die`` from ``src`` stays on the leg to ``dst`` (or, wasting pips, bears off)."""
+    return src - die >= dst or (dst == OFF and waste and src - die < 0)
+
+
+def _legs_after(left: list[tuple[int, int]], index: int, die: int) -> list[tuple[int, int]]:
+    """The sorted legs left once leg ``index`` of ``left`` is stepped along by ``die``."""
+    src, dst = left[index]
+    rest = left[:index] + left[index + 1:]
+    landed = max(src - die, 0)
+    if landed != dst:
+        rest.append((landed, dst))
+        rest.sort()
+    return rest
 
 
 def _longer_exists(depth: int, sequence: tuple[int, ...], ordered: bool, board: _Board, block_turn: bool) -> bool:
