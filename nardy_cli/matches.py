@@ -87,11 +87,12 @@ def match_game(source: str, index: int, record: GameRecord, result: GameReplay) 
         cube_at = (sum(1 for turn in result.turns if turn.action < at) + 1, cube.number, cube.side, cube.kind,
                    cube.line, cube.column)
     end_line = record.result_line or (record.actions[-1].line if record.actions else 0) or record.line
+    length = match_length(tags.get("MatchLength"))
     return MatchGame(
         source=source, index=index, title=record.title(), players=(white, black),
         key=(source, tags.get("MatchID", ""), tags.get("Event", ""), tags.get("Round", ""),
-             *sorted((white, black)), str(match_length(tags.get("MatchLength")))),
-        length=match_length(tags.get("MatchLength")), number=tags.get("Game", ""),
+             *sorted((white, black)), str(length)),
+        length=length, number=tags.get("Game", ""),
         score=Score.parse(tags.get("Score")),
         crawford_tag=True if crawford in ("yes", "true") else False if crawford in ("no", "false") else None,
         crawford_rule=result.rules.describe("crawford") if result.rules.crawford == "on" else None,
