@@ -83,14 +83,14 @@ if TYPE_CHECKING:
 R = TypeVar("R")
 Task = Callable[[CorpusGame], R]
 
-CHUNK_GAMES = 250  # games a piece of a cut file: 500 took 130 MiB with 2 workers (10k games), 250 100 MiB
+CHUNK_GAMES = 125  # games a piece of a cut file: with 2 workers over 10k games, stats peaked at 113 MiB with 250, 101 with 125
 SHIP_LIMIT = 4 << 20  # characters: a file that cannot be cut and is longer is read in the parent as it streams
 GAME_LIMIT = 4 << 20  # characters: a unit of a cut file is cut early past it; one game longer streams here
 COMPRESSION_RATIO = 8  # how many times its size a compressed file is counted: text packs about that well
 LINE_COST = 64  # characters a line is counted for besides its own: the memory of a short line, in a list
 BATCH_BYTES = 64 << 10  # bytes (as _size_to_read counts them): a file up to this is small, and so is a batch of them
 BATCH_FILES = 64  # small files a batch: its results come back in one message
-GAME_BYTES = 1 << 10  # bytes a game is counted for (a real MAT game takes 2 KiB): so a file a worker reads
+GAME_BYTES = 2 << 10  # bytes a game is counted for, as a real MAT game takes: so a file a worker reads
                       # whole holds at most about chunk_games games
 IN_FLIGHT_PER_WORKER = 2
 DASK_HINT = "pip install 'nardy-cli[dask]'"
@@ -147,8 +147,11 @@ class _Unit:
         return self.packed_lines if self.packed is not None else len(self.lines)
 
     def joined(self, following: _Unit) -> _Unit:
-        return replace(self, lines=self.lines + following.lines, probe=following.probe,
-                       truncated=following.truncated)
+        """The unit's lines and ``following``'s, packed into one text."""
+        first, second = self.shipped(), following.shipped()
+        return replace(first, packed=(first.packed or "") + (second.packed or ""),
+                       packed_lines=first.line_count() + second.line_count(), probe=second.probe,
+                       truncated=second.truncated)
 
 
 def _size_to_read(source: Source) -> int | None:
@@ -423,8 +426,9 @@ def _gather(work: Iterator[_Unit | str | list[_Unit]], submit: Callable[..., _Fu
             if isinstance(item, str) or item.rest is not None:
                 pending.append((item, None))
                 continue
+            item = item.shipped()  # kept packed too, until its result is in: a third of a list's memory
             item.first_index = item.counted + corrections.get(item.file, 0)
-            pending.append((item, submit(_run_unit, item.shipped(), task)))
+            pending.append((item, submit(_run_unit, item, task)))
 
     def following() -> _Unit:
         """The next unit (the same file's next chunk), whose own result will not be used."""
