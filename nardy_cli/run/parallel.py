@@ -83,7 +83,7 @@ if TYPE_CHECKING:
 R = TypeVar("R")
 Task = Callable[[CorpusGame], R]
 
-CHUNK_GAMES = 125  # games a piece of a cut file: with 2 workers over 10k games, stats peaked at 113 MiB with 250, 101 with 125
+CHUNK_GAMES = 125  # games a piece of a cut file: stats with 2 workers (10k games) peaked at 113 MiB with 250, 101
 SHIP_LIMIT = 4 << 20  # characters: a file that cannot be cut and is longer is read in the parent as it streams
 GAME_LIMIT = 4 << 20  # characters: a unit of a cut file is cut early past it; one game longer streams here
 COMPRESSION_RATIO = 8  # how many times its size a compressed file is counted: text packs about that well
