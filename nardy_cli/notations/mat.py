@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TextIO
 
 from nardy_cli.core.compiled import picklable
@@ -233,28 +233,25 @@ def _split_cells(text: str, numbered: tuple[int, int] | None) -> tuple[tuple[int
     return left, (right_start, text[right_start:]) if right_start is not None else None
 
 
-@dataclass
 class _Outcome:
-    """A ``Wins N point(s)`` or ``Losses N point(s)`` cell, as the winner it names."""
+    """A ``Wins N point(s)`` or ``Losses N point(s)`` cell, as the winner it names. Plain classes,
+    these two, not dataclasses: making a dataclass costs a millisecond at every start."""
 
-    winner: Side
-    points: int
-    line: int
-    column: int
-    wins: bool  # written as Wins: a Losses line is where Backgammon Galaxy puts it, not always the loser's
-    match: bool  # "... and the match"
+    def __init__(self, winner: Side, points: int, line: int, column: int, wins: bool, match: bool) -> None:
+        self.winner, self.points, self.line, self.column = winner, points, line, column
+        self.wins = wins  # written as Wins: a Losses line is where Backgammon Galaxy puts it, not always the loser's
+        self.match = match  # "... and the match"
 
 
-@dataclass
 class _GameBuilder:
     """One game while its lines are read."""
 
-    record: GameRecord
-    number: str
-    score_line_seen: bool = False
-    names: tuple[str, str] | None = None
-    score: Score | None = None
-    outcomes: list[_Outcome] = field(default_factory=list)
+    def __init__(self, record: GameRecord, number: str) -> None:
+        self.record, self.number = record, number
+        self.score_line_seen = False
+        self.names: tuple[str, str] | None = None
+        self.score: Score | None = None
+        self.outcomes: list[_Outcome] = []
 
     def error(self, line: int, column: int, message: str) -> None:
         self.record.errors.add(RecordError(line, column, message))
