@@ -150,7 +150,10 @@ class Rules:
         return SCORING[self.scoring][category]
 
     def __str__(self) -> str:
-        return " ".join([self.variant] + [f"{k}={v}" for k, v in self.options().items()])
+        text = _TEXTS.get(self)
+        if text is None:
+            text = _TEXTS[self] = " ".join([self.variant] + [f"{k}={v}" for k, v in self.options().items()])
+        return text
 
     def differences(self) -> str:
         """Only the options that differ from the variant's preset, as ``key=value`` text."""
@@ -160,6 +163,10 @@ class Rules:
 
 _OPTION_FIELDS = tuple(field.name for field in fields(Rules) if field.name != "variant")
 _PRESETS: dict[str, Rules] = {}
+_TEXTS: dict[Rules, str] = {}
+"""Each rule set's text, made once: every game's is written (a finding's, a match's, the summary's),
+and one string for all the games of a rule set is pickled once in a worker's batch of results. There
+are a few hundred rule sets at most."""
 
 
 def _entry(variant: str) -> Variant:

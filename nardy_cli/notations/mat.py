@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TextIO
 
 from nardy_cli.core.compiled import picklable
@@ -204,10 +204,13 @@ def _row_number(text: str) -> tuple[int, int] | None:
 def _roll_cell(cell: str) -> tuple[int, int, str, int] | None:
     """A roll cell's dice (two digits 1-6 and ``:``), its play, and where the play starts in the
     cell; None for another cell. ``cell`` is one stripped cell of one line."""
-    if len(cell) < 3 or cell[2] != ":" or not ("1" <= cell[0] <= "6" and "1" <= cell[1] <= "6"):
+    if len(cell) < 3 or cell[2] != ":":
+        return None
+    first, second = ord(cell[0]) - 48, ord(cell[1]) - 48  # compiled, ord is a primitive, a comparison of strings a call
+    if not (1 <= first <= 6 and 1 <= second <= 6):
         return None
     play = cell[3:].lstrip()
-    return ord(cell[0]) - 48, ord(cell[1]) - 48, play, len(cell) - len(play)
+    return first, second, play, len(cell) - len(play)
 
 
 def _split_cells(text: str, numbered: tuple[int, int] | None) -> tuple[tuple[int, str], tuple[int, str] | None]:
@@ -230,28 +233,25 @@ def _split_cells(text: str, numbered: tuple[int, int] | None) -> tuple[tuple[int
     return left, (right_start, text[right_start:]) if right_start is not None else None
 
 
-@dataclass
 class _Outcome:
-    """A ``Wins N point(s)`` or ``Losses N point(s)`` cell, as the winner it names."""
+    """A ``Wins N point(s)`` or ``Losses N point(s)`` cell, as the winner it names. Plain classes,
+    these two, not dataclasses: making a dataclass costs a millisecond at every start."""
 
-    winner: Side
-    points: int
-    line: int
-    column: int
-    wins: bool  # written as Wins: a Losses line is where Backgammon Galaxy puts it, not always the loser's
-    match: bool  # "... and the match"
+    def __init__(self, winner: Side, points: int, line: int, column: int, wins: bool, match: bool) -> None:
+        self.winner, self.points, self.line, self.column = winner, points, line, column
+        self.wins = wins  # written as Wins: a Losses line is where Backgammon Galaxy puts it, not always the loser's
+        self.match = match  # "... and the match"
 
 
-@dataclass
 class _GameBuilder:
     """One game while its lines are read."""
 
-    record: GameRecord
-    number: str
-    score_line_seen: bool = False
-    names: tuple[str, str] | None = None
-    score: Score | None = None
-    outcomes: list[_Outcome] = field(default_factory=list)
+    def __init__(self, record: GameRecord, number: str) -> None:
+        self.record, self.number = record, number
+        self.score_line_seen = False
+        self.names: tuple[str, str] | None = None
+        self.score: Score | None = None
+        self.outcomes: list[_Outcome] = []
 
     def error(self, line: int, column: int, message: str) -> None:
         self.record.errors.add(RecordError(line, column, message))
@@ -284,13 +284,16 @@ class _GameBuilder:
     def read_row(self, line: int, text: str, offset: int, numbered: tuple[int, int] | None) -> None:
         number = numbered[0] if numbered else None
         left, right = _split_cells(text, numbered)
-        for side, cell in ((WHITE, left), (BLACK, right)):
-            if cell is None:
-                continue
-            start, body = cell
-            trimmed = body.lstrip()
-            if trimmed:
-                self.read_cell(side, trimmed.rstrip(), number, line, offset + start + len(body) - len(trimmed) + 1)
+        self.read_side(WHITE, left, number, line, offset)
+        if right is not None:
+            self.read_side(BLACK, right, number, line, offset)
+
+    def read_side(self, side: Side, cell: tuple[int, str], number: int | None, line: int, offset: int) -> None:
+        """Read one side's cell of a row, unless it is blank."""
+        start, body = cell
+        trimmed = body.lstrip()
+        if trimmed:
+            self.read_cell(side, trimmed.rstrip(), number, line, offset + start + len(body) - len(trimmed) + 1)
 
     def read_cell(self, side: Side, cell: str, number: int | None, line: int, column: int) -> None:
         if cell[0] in "WwLl" and _OUTCOMES_RE.fullmatch(cell):
@@ -440,7 +443,7 @@ class _MatchReader:
         # line, by far the most common, starts with a digit and does not end with "match"
         first = stripped[0]
         header = _HEADER_RE.fullmatch(text) if first == ";" else None
-        match_line = _MATCH_RE.fullmatch(text) if ("0" <= first <= "9" or first.isdecimal()) \
+        match_line = _MATCH_RE.fullmatch(text) if (48 <= ord(first) <= 57 or first.isdecimal()) \
             and ("h" in text or "H" in text) else None  # "7 point match": no "h", no match line
         game_line = _GAME_RE.fullmatch(text) if first in "Gg" else None
         if header and self.game:  # a next match's header only if its 'N point match' follows
