@@ -23,7 +23,7 @@ from nardy_cli.core.fast_check import QuickCheck, _Board, _free_points, _out_of_
 from nardy_cli.core.moves import Move, parse_play
 from nardy_cli.core.position import Position
 from nardy_cli.core.rules import OPTIONS, Rules
-from nardy_cli.core.sides import BAR, OFF
+from nardy_cli.core.sides import BAR, OFF, other
 from nardy_cli.core.variants import CHECKERS, HEAD, VARIANTS, cascade_steps
 from nardy_cli.replay import replay
 
@@ -336,3 +336,27 @@ def test_cascades_that_stop_are_proved_maximal_by_the_fast_check(position: str, 
     shorter = steps_to_moves(verdict.play.steps[:-1])  # one step less is not the longest play
     finding = engine.check(start, dice, shorter).finding
     assert quick(start, dice, shorter) is None and finding is not None and finding.code == "cascade-short"
+
+
+@pytest.mark.parametrize("position, die, goal, proved", [
+    # 18/12 lands on the opponent's head and 6/off waits for all checkers home, though the pips (24) are
+    # those of the whole 6-6 cascade: bearing off all would take all four steps, so no step is the goal
+    ("gulbara w 18,6 24x15", 6, 1, True),
+    # from generated games: 22 steps played, and the 84 pips are the whole 1-1 cascade's, so bearing off
+    # all takes 24 steps, more than the goal of 23
+    ("gulbara b 15x2,6,2x3,1x9 20,16,11x2,8,4x2,2x2,1x6", 1, 23, True),
+    # 12/6 6/off bears off the last checker after two steps, before the goal of three: not proved
+    ("gulbara w 12 1x15", 6, 3, False),
+])
+def test_a_stop_is_proved_when_bearing_off_all_takes_the_goal_steps(position: str, die: int, goal: int,
+                                                                  proved: bool) -> None:
+    """All checkers borne off in as many steps as the goal or more is a play of the goal's steps: only
+    bearing off all in fewer is left to disprove (the proof once gave up whenever the pips were those of
+    a beginning of the cascade)."""
+    start = Position.parse(position)
+    opposite = VARIANTS["gulbara"].opposite
+    me, opp = list(start.board(start.turn)), list(start.board(other(start.turn)))
+    board = _Board(me, opp, opposite, False, True, me[HEAD] - 1, HEAD, True, True, opponent_lowest(opp))
+    sequence = cascade_steps(die, 4)
+    assert _out_of_reach(board, _free_points(opp, opposite), 0, goal, sequence, 0) == proved
+    assert _Search(goal - 1, sequence, True, board, False, -1).deeper(0) != proved

@@ -483,9 +483,11 @@ _SEARCH_BUDGET = 2
 """Boards a cascade's search visits before it tries to prove the stop cannot be passed (a board searched
 costs about as much as a proof: budgets 1, 2, 4, 6, 10 and 100 measured 5.75, 5.76, 5.78, 5.80, 5.86 and
 6.90 G instructions for the 12,500 cascade and passed-step checks of 500 generated crazy-nardy games)."""
-_TRACKED: tuple[int, ...] = (0, 2)
+_TRACKED: tuple[int, ...] = (0, 2, 3)
 """The proofs :func:`_out_of_reach` tries at the start of the turn, cheapest first: steps of how many
-of the highest values are counted beside the pips."""
+of the highest values are counted beside the pips (the cascade and passed-step checks of 500 generated
+crazy-nardy games: 3.48 G instructions with (0, 2, 3); 3.83 G with (0, 2), 4.6-5.5 G with (0, 3), (0, 2, 4)
+or (0, 2, 3, 4), 31 G with (0, 2, 6): counting every value makes too many keys)."""
 
 
 class _Search:
@@ -561,7 +563,8 @@ def _out_of_reach(board: _Board, free: int, made: int, goal: int, sequence: tupl
     checkers are first home (if ever) the checkers' pips, and their steps of the ``tracked``
     highest values, must add up to the dice's, one checker having come home with the last of them;
     from T on each step bears off a checker from its die's point (exact bear-off), so enough
-    checkers must stand on those points at T. False when no such proof is found
+    checkers must stand on those points at T; a play that bears off the last checker before the
+    goal is one of these, its steps from T all bear-offs. False when no such proof is found
     (``bearoff=standard`` wastes pips in a bear-off: then only turns in which no checker is borne
     off are proved)."""
     me = board.me
@@ -577,6 +580,7 @@ def _out_of_reach(board: _Board, free: int, made: int, goal: int, sequence: tupl
     full = len(sequence) - made
     wanted = goal - made
     first_home = full + 1  # steps before all checkers can be home: never while the head keeps more than one
+    finish = wanted  # steps after which all checkers might be borne off, when fewer than the goal
     if movers == me[HEAD]:
         outside = sum(me[point] for point in range(HOME_TOP + 1, HEAD + 1))
         if not outside:
@@ -584,8 +588,10 @@ def _out_of_reach(board: _Board, free: int, made: int, goal: int, sequence: tupl
         pips_out = sum((point - HOME_TOP) * me[point] for point in range(HOME_TOP + 1, HEAD + 1))
         first_home = next((k for k in range(outside, full + 1) if prefix[k] >= pips_out), full + 1)
         pips = sum(point * me[point] for point in range(1, HEAD + 1))
-        if first_home <= full and (pips in prefix[1:] if board.exact else pips <= prefix[full]):
+        if first_home <= full and not board.exact and pips <= prefix[full]:
             return False  # all checkers might be borne off
+        if first_home <= full and board.exact and pips in prefix[1:wanted]:
+            finish = prefix.index(pips)  # all might be borne off before the goal: a play to disprove too
     if first_home < wanted and not board.exact:
         return False
     steps = sequence[made:goal]
@@ -600,7 +606,8 @@ def _out_of_reach(board: _Board, free: int, made: int, goal: int, sequence: tupl
         if first_home <= k < wanted:
             last = steps[k - 1]
             arrivals = [_moved(by_key, last, weights[last], free & _HOME, _OUTSIDE) for by_key in before]
-            if _home_at(points, counts, ends, arrivals, prefix[k], _key(steps[:k], weights), len(values), steps[k:]):
+            rest = steps[k:finish] if k < finish else steps[k:]  # bear-offs to the last checker, or to the goal
+            if _home_at(points, counts, ends, arrivals, prefix[k], _key(steps[:k], weights), len(values), rest):
                 return False
         if k == wanted:
             key, fields = _key(steps, weights), len(values)
