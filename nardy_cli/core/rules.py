@@ -166,7 +166,7 @@ _PRESETS: dict[str, Rules] = {}
 _TEXTS: dict[Rules, str] = {}
 """Each rule set's text, made once: every game's is written (a finding's, a match's, the summary's),
 and one string for all the games of a rule set is pickled once in a worker's batch of results. There
-are a few hundred rule sets at most."""
+are 1,088 rule sets in all (216 long, 8 short, 864 crazy), whatever the input."""
 
 
 def _entry(variant: str) -> Variant:

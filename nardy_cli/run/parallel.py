@@ -83,7 +83,7 @@ if TYPE_CHECKING:
 R = TypeVar("R")
 Task = Callable[[CorpusGame], R]
 
-CHUNK_GAMES = 125  # games a piece of a cut file: stats with 2 workers (10k games) peaked at 113 MiB with 250, 101
+CHUNK_GAMES = 125  # games a piece of a cut file: stats on 2 workers (10k games) peaked at 101 MiB, at 113 with 250
 SHIP_LIMIT = 4 << 20  # characters: a file that cannot be cut and is longer is read in the parent as it streams
 GAME_LIMIT = 4 << 20  # characters: a unit of a cut file is cut early past it; one game longer streams here
 COMPRESSION_RATIO = 8  # how many times its size a compressed file is counted: text packs about that well
@@ -426,7 +426,7 @@ def _gather(work: Iterator[_Unit | str | list[_Unit]], submit: Callable[..., _Fu
             if isinstance(item, str) or item.rest is not None:
                 pending.append((item, None))
                 continue
-            item = item.shipped()  # kept packed too, until its result is in: a third of a list's memory
+            item = item.shipped()  # kept as shipped, packed, until its result is in: a third of a list's memory
             item.first_index = item.counted + corrections.get(item.file, 0)
             pending.append((item, submit(_run_unit, item, task)))
 
