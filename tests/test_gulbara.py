@@ -209,7 +209,7 @@ def test_passed_steps_in_a_record():
     assert findings(HEADER + "1. 63: 24/18/15 > 24/18   53: 24/19 19/16\n*\n") == [
         "3:17 pass-unexpected: Black plays passed steps, but no steps were passed to them (cascade=four)"]
     assert findings(HEADER + "1. 66: 24/18(2) > -   53: 24/19 19/16\n*\n") == [
-        "3:17 cascade-short: 0 steps of the passed steps 2×6 played where 1 can be"]
+        "3:17 cascade-short: 0 steps of the passed steps 2×6 played where 1 can be (cascade=four)"]
     assert findings(HEADER + "1. 66: 24/18(2) > 24/18 24/18   53: 24/19 19/16\n*\n")[0].split()[1] == \
         "cascade-past:"
 

@@ -670,7 +670,7 @@ class Engine:
         played. Findings: ``cascade-short``, ``cascade-order``, ``cascade-past``, or the rule
         a step breaks on the way."""
         sequence, full = turn.sequence, len(turn.sequence)
-        option = None if turn.passing else self.rules.describe("cascade")
+        option = self.rules.describe("cascade")  # passed steps, too, are the cascade's
         what = f"{'passed steps' if turn.passing else 'cascade'} {sequence_text(sequence)}"
         legs = [leg for move in moves for leg in move.legs]
         physical = self._physical_any_order(turn, legs)
