@@ -926,12 +926,15 @@ def test_the_ntn_writer_writes_only_what_its_reader_reads():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("content", ["", "\n\n\n", "   \r\n\t\n", "[]\n"], ids=["empty", "newlines", "blank", "[]"])
+@pytest.mark.parametrize(("name", "content"), [
+    ("cut.ntn", ""), ("cut.ntn", "\n\n\n"), ("cut.ntn", "   \r\n\t\n"), ("cut.json", "[]\n"),
+    ("cut.mat", ""), ("cut.mat", "\ufeff\r\n  \n"), ("cut.sgf", ""),
+], ids=["empty", "newlines", "blank", "[]", "empty-mat", "blank-mat", "empty-sgf"])
 @pytest.mark.parametrize("jobs", ["1", "2"])
-def test_an_input_without_a_game_is_an_error_unless_allowed(tmp_path, content, jobs):
+def test_an_input_without_a_game_is_an_error_unless_allowed(tmp_path, name, content, jobs):
     """Issue 15.11: a record cut to nothing passed certification as "0 files, 0 games", exit 0."""
-    path = tmp_path / ("cut.json" if content.startswith("[") else "cut.ntn")
-    path.write_text(content, encoding="ascii")
+    path = tmp_path / name
+    path.write_text(content, encoding="utf-8")
     good = str(SAMPLE)
     result = CliRunner().invoke(cli, ["validate", good, str(path), "--jobs", jobs])
     assert result.exit_code == 2 and f"error: {path}:1:1: no game in this input" in result.stderr

@@ -262,7 +262,7 @@ def test_malformed_lines_are_located_and_the_next_game_survives() -> None:
      "expected nothing after the result 1 point(s), found '42: 8/4 6/4'"),
     (" 1 point match\n Game 1\n a : 0   b : 0\n      Wins 1 point\n                                  Wins 2 points\n",
      5, 35, "expected the result stated on line 4, found a different one"),
-    ("", 1, 1, "expected a MAT match (' Game N' and its moves), found no game"),
+    ("; [Site \"Kazan\"]\n 5 point match\n", 1, 1, "expected a MAT match (' Game N' and its moves), found no game"),
 ])
 def test_error_locations(text: str, line: int, column: int, message: str) -> None:
     games = read_text(text)
@@ -468,3 +468,13 @@ def test_gnubg_imports_written_files_without_warnings(gnubg: str, corpora: Path,
     complaints = [line for line in _GNUBG_SCORE.sub("", output).splitlines() if not _GNUBG_NOISE.fullmatch(line)]
     assert complaints == []
     assert imported == expected_games
+
+
+@pytest.mark.parametrize("text", ["", "\n\n", "\ufeff  \r\n\t\n"])
+def test_a_blank_file_holds_no_game(text: str) -> None:
+    assert read_text(text) == []  # as in every notation: the run says "no game in this input"
+
+
+def test_a_match_without_a_game_is_a_short_nardy_record() -> None:
+    (game,) = read_text(" 5 point match\n")
+    assert game.tags["Variant"] == "short" and game.errors

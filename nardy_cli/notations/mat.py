@@ -513,10 +513,12 @@ class _MatchReader:
             yield from self.release_headers(False)
         if self.game:
             yield self.finish_game()
-        elif self.stray_errors or not self.games_read:
+        elif self.stray_errors or not self.games_read and (self.headers or self.match_length or self.comments):
+            # text but no game; a blank file holds none, as in every notation (--allow-empty accepts it)
             errors = self.stray_errors or CappedErrors([
                 RecordError(1, 1, "expected a MAT match (' Game N' and its moves), found no game")])
-            yield GameRecord(tags=dict(self.headers), errors=errors, source=self.source, line=errors[0].line)
+            yield GameRecord(tags={"Variant": "short", **self.headers}, errors=errors, source=self.source,
+                             line=errors[0].line)
 
 
 def read_games(lines: Iterable[str], source: str = "") -> Iterator[GameRecord]:
