@@ -14,12 +14,22 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from itertools import product
 
 import pytest
 
 from nardy_cli.analysis.selfplay import BOTS, play_game
 from nardy_cli.core.engine import Engine, Play, Verdict, steps_to_moves
-from nardy_cli.core.fast_check import QuickCheck, _Board, _free_points, _out_of_reach, _Search, opponent_lowest
+from nardy_cli.core.fast_check import (
+    _FIELD,
+    QuickCheck,
+    _adds_up,
+    _Board,
+    _free_points,
+    _out_of_reach,
+    _Search,
+    opponent_lowest,
+)
 from nardy_cli.core.moves import Move, parse_play
 from nardy_cli.core.position import Position
 from nardy_cli.core.rules import OPTIONS, Rules
@@ -360,3 +370,36 @@ def test_a_stop_is_proved_when_bearing_off_all_takes_the_goal_steps(position: st
     sequence = cascade_steps(die, 4)
     assert _out_of_reach(board, _free_points(opp, opposite), 0, goal, sequence, 0) == proved
     assert _Search(goal - 1, sequence, True, board, False, -1).deeper(0) != proved
+
+
+@pytest.mark.parametrize("counts, options, pips, key, fields, adds_up", [
+    ([2], [[(0, 0), (0, 3)]], 6, 0, 0, True),
+    ([2], [[(0, 0), (0, 3)]], 7, 0, 0, False),  # more pips than the checkers can move at most
+    ([1, 1], [[(0, 0), (0, 1)], [(0, 5)]], 5, 0, 0, True),
+    ([1, 1], [[(0, 0), (0, 1)], [(0, 5)]], 4, 0, 0, False),  # the second checker moves 5
+    ([3, 1], [[(0, 0)], [(0, 4)]], 4, 0, 0, True),  # the first kind settles after one checker
+    ([3, 1], [[(0, 0)], [(1, 2)]], 2, 1, 1, True),
+    ([3, 1], [[(0, 0)], [(1, 2)]], 2, 0, 1, False),  # the last checker's key is counted
+    ([2, 1], [[(0, 1), (1, 3)], [(0, 2)]], 6, 1, 1, True),  # 1 + 3 + 2, one key of 1
+    ([2, 1], [[(0, 1), (1, 3)], [(0, 2)]], 6, 2, 1, False),  # 3 + 3 + 2 moves 8
+])
+def test_checkers_add_up_to_pips_and_keys(counts: list[int], options: list[list[tuple[int, int]]], pips: int,
+                                          key: int, fields: int, adds_up: bool) -> None:
+    assert _adds_up(counts, options, pips, key, fields) == adds_up
+
+
+def test_checkers_add_up_as_every_choice_of_theirs_does() -> None:
+    """:func:`_adds_up` against trying every checker's every option, on small random cases."""
+    rng = random.Random(7)
+    for _ in range(3_000):
+        fields = rng.randint(0, 2)
+        kinds = rng.randint(1, 3)
+        counts = [rng.randint(0, 3) for _ in range(kinds)]
+        options = [[(sum(rng.randint(0, 2) << (_FIELD * field) for field in range(fields)), rng.randint(0, 9))
+                    for _ in range(rng.randint(0, 4))] for _ in range(kinds)]
+        checkers = [kind for kind, count in enumerate(counts) for _ in range(count)]
+        reached = {(sum(step_key for step_key, _ in choice), sum(move for _, move in choice))
+                   for choice in product(*(options[kind] for kind in checkers))}
+        key = sum(rng.randint(0, 4) << (_FIELD * field) for field in range(fields))
+        for pips in range(0, 20):
+            assert _adds_up(counts, options, pips, key, fields) == ((key, pips) in reached), (counts, options, pips)

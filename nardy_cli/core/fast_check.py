@@ -501,7 +501,7 @@ class _Search:
                  budget: int) -> None:
         self.depth, self.sequence, self.ordered, self.board = depth, sequence, ordered, board
         self.block_turn = block_turn
-        self.seen: list[set[bytes]] = [set() for _ in range(len(sequence) + 1)]
+        self.seen: dict[int, set[bytes]] = {}  # by steps made, each made at the first board of its depth
         self.budget, self.nodes = budget, -1 if budget < 0 else 0
         self.free = 0
 
@@ -524,7 +524,10 @@ class _Search:
         if (self.free and made and sequence[made] != sequence[made - 1]
                 and _out_of_reach(board, self.free, made, self.depth + 1, sequence, 0)):
             return False
-        die, reached = sequence[made], self.seen[made + 1]
+        die = sequence[made]
+        reached = self.seen.get(made + 1)
+        if reached is None:
+            reached = self.seen[made + 1] = set()
         for src in range(board.top, 0, -1):
             if me[src] and board.play(src, die):
                 position = bytes(me)
@@ -715,20 +718,29 @@ def _adds_up(counts: list[int], options: list[list[tuple[int, int]]], pips: int,
     need = [key >> (_FIELD * field) & 0b1111 for field in range(fields)]
     excess = sum((7 - count) << (_FIELD * field) for field, count in enumerate(need))
     over = sum(8 << (_FIELD * field) for field in range(fields))  # a field above its count, once excess is added
+    farthest = [max((move for _, move in kind), default=0) for kind in options]
+    left = sum(count * most for count, most in zip(counts, farthest))  # the most pips the checkers not placed move
+    if left < pips:
+        return False
     limit = (1 << (pips + 1)) - 1
     sums_by_key = {0: 1}
     for index in range(len(counts)):
-        for _ in range(counts[index]):
+        for placed in range(counts[index]):
+            left -= farthest[index]
+            within = limit >> max(pips - left, 0) << max(pips - left, 0)  # sums the checkers left can complete
             grown: dict[int, int] = {}
             for made_key, sums in sums_by_key.items():
                 for step_key, move in options[index]:
                     total = made_key + step_key
                     if (total + excess) & over:
                         continue
-                    moved = (sums << move) & limit
+                    moved = (sums << move) & within
                     if moved:
                         grown[total] = grown.get(total, 0) | moved
-            if grown == sums_by_key:
+            if not grown:
+                return False
+            if grown == sums_by_key:  # more checkers of this kind change nothing
+                left -= (counts[index] - placed - 1) * farthest[index]
                 break
             sums_by_key = grown
     return bool(sums_by_key.get(key, 0) >> pips & 1)
