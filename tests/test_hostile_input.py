@@ -847,12 +847,13 @@ def test_errors_are_capped_per_input(tmp_path, command):
 
 @pytest.mark.slow
 def test_the_parse_cache_is_bounded_by_size():
-    """Issue 15.6: 20 files of 1 MB move lines kept 1.43 GB in the cache of parsed plays."""
-    before = len(moves_module._PLAYS)
+    """Issue 15.6: 20 files of 1 MB move lines kept 1.43 GB in the cache of parsed plays. A long
+    play is not kept whole, only its moves, each alone."""
     for number in range(20):
         parse_play(" ".join(f"{number % 24 + 1}/{(number + k) % 24 + 1}" for k in range(5000)))
-    assert len(moves_module._PLAYS) == before
+    assert max(map(len, moves_module._PLAYS._plays)) <= moves_module.CACHED_PLAY_CHARS
     assert parse_play("24/18 13/7") is parse_play("24/18 13/7")  # short plays are cached
+    assert parse_play("24/18 " * 10)[9] is parse_play("24/18")[0]  # and the moves of long ones
 
 
 _CACHE_MEASURE = """

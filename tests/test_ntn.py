@@ -229,12 +229,30 @@ def test_reading_is_streaming() -> None:
         ('[Event "x"][Event "y"]', 1, 12, "tag Event is given twice"),
         ('[Result "2-0"]\n1. 63: -\n0-2', 3, 1, 'result 0-2 differs from the Result tag "2-0"'),
         ("1. 63: - { open\n51: -", 1, 10, "comment is not closed with }"),
+        # a play read as runs of moves one space apart: the bad word's own place, however spaced
+        ("1. 66: 24/18 18/12  12/6 6/x0 51: -", 1, 26, "found '6/x0'"),
+        ("1. 66: 24/18 18/12\t12/6 6/0x 51: -", 1, 25, "found '6/0x'"),
+        ("1. 66: 24/18 18/12\n  12/6 6/7/x 51: -", 2, 8, "found '6/7/x'"),
+        ("1. 66: 24/18 18/12 {c} 12/6 6/99 51: -", 1, 31, "point 99 is not 0-25"),
+        ("1. 66: 24/18 > 13/7 7/1x 51: -", 1, 21, "found '7/1x'"),
+        ("1. double 2 24/18 13/7\n 8/5 51: -", 1, 13, 'a cube action or a result, found "24/18"'),
+        ("1. 66: 24/18 24/18: 5/4", 1, 14, 'expected a roll like 63: or 6-3:, found "24/18:"'),
+        ("1. 66: 24/18 12./3 5/4", 1, 17, 'a cube action or a result, found "/3"'),
+        ("1. 66: 24/18- 13/7", 1, 8, "found '24/18-'"),
     ],
 )
 def test_error_location_and_message(text: str, line: int, column: int, message: str) -> None:
     errors = [error for game in read(text) for error in game.errors]
     assert errors and (errors[0].line, errors[0].column) == (line, column)
     assert message in errors[0].message
+
+
+def test_a_play_ends_where_a_result_or_roll_begins() -> None:
+    games = read("1. 66: 24/18 1/2-1/2\n1. 55: 24/19 19/14 * 13/7")
+    assert [(g.result, [a.play_text for a in g.actions]) for g in games] == [
+        ("1/2-1/2", ["24/18"]), ("*", ["24/19 19/14"]), (None, [])]
+    assert [str(error) for error in games[2].errors] == [
+        '2:22: expected a roll like 63:, a cube action or a result, found "13/7"']
 
 
 def test_a_bad_turn_keeps_the_sides_of_the_next_turns() -> None:

@@ -107,7 +107,7 @@ def test_a_move_is_a_read_only_value():
 PLAIN_WORDS = st.builds(lambda source, target, hit: f"{source}/{target}{hit}",
                         st.sampled_from(["0", "1", "6", "00", "09", "13", "24", "25", "26", "99", "٣", "bar"]),
                         st.sampled_from(["0", "5", "07", "18", "24", "25", "30", "off", "1٣"]),
-                        st.sampled_from(["", "*", "**", "(2)"]))
+                        st.sampled_from(["", "*", "**", "(2)", "(4)", "*(3)", "(5)", "(0)", "(x)", "(22)", "()"]))
 
 
 @settings(max_examples=2000, deadline=None)
@@ -116,3 +116,12 @@ PLAIN_WORDS = st.builds(lambda source, target, hit: f"{source}/{target}{hit}",
 def test_plain_moves_read_by_hand_as_the_full_grammar_reads_them(text):
     """The fast path for plain moves (13/7, 8/5*) and its way back to the full grammar."""
     assert outcome(_parse_play, text) == outcome(regex_parse, text)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(st.tuples(st.one_of(PLAIN_WORDS, st.sampled_from(["-", "24/18/15", "bar/22*/off"])),
+                          st.sampled_from([" ", "  ", "\t"])), min_size=6, max_size=14)
+       .map(lambda words: "".join(word + blank for word, blank in words)))
+def test_a_long_play_read_move_by_move_reads_as_a_whole(text):
+    """A play too long to cache whole is looked up word by word; errors keep their offsets."""
+    assert outcome(parse_play, text) == outcome(regex_parse, text)

@@ -100,7 +100,8 @@ def _point(text: str, offset: int, *, source: bool) -> int:
 
 
 CACHED_PLAY_CHARS: Final = 40
-"""The longest play text whose parse is cached: real plays are shorter (``24/18 13/7 6/4(2)``)."""
+"""The longest play text whose parse is cached whole: real plays are shorter (``24/18 13/7 6/4(2)``);
+a longer one (a crazy-nardy cascade's) seldom comes again, but its moves do, and are cached alone."""
 PLAY_CACHE_BYTES = 16 << 20
 """What the parsed plays kept for reuse may take, estimated (see :class:`PlayCache`)."""
 
@@ -110,7 +111,18 @@ def parse_play(text: str) -> tuple[Move, ...]:
 
     Raises :class:`PlaySyntaxError` with the offset of the first bad token.
     """
-    return _PLAYS.get(text) if len(text) <= CACHED_PLAY_CHARS else _parse_play(text)
+    if len(text) <= CACHED_PLAY_CHARS:
+        return _PLAYS.get(text)
+    moves: list[Move] = []
+    for word in text.split():
+        try:
+            word_moves = _PLAYS.get(word) if len(word) <= CACHED_PLAY_CHARS else ()
+        except PlaySyntaxError:
+            word_moves = ()
+        if not word_moves:  # an error, "-" (no play alone, wrong among moves) or a word too long to keep
+            return _parse_play(text)  # which raises the error with its offset in the whole text
+        moves += word_moves
+    return tuple(moves)
 
 
 class PlayCache:
@@ -192,17 +204,20 @@ class PlayCache:
 
 
 def _parse_play(text: str) -> tuple[Move, ...]:
-    # Most plays are plain moves only, one checker from an ASCII point to another (13/7, 8/5*),
+    # Most plays are plain moves only, one checker from an ASCII point to another (13/7, 8/5*, 6/4(2)),
     # read here by hand; any other word, an error included, sends the whole text to the parser
     # of the full grammar.
     moves: list[Move] = []
     for word in text.split():
-        hit = word[-1] == "*"
+        end, count = len(word), 1
+        if end > 3 and word[end - 1] == ")" and word[end - 3] == "(":  # a repeat, (2)
+            end, count = end - 3, ord(word[end - 2]) - 48
+        hit = word[end - 1] == "*"
         slash = word.find("/")
-        source, target = _ascii_number(word, 0, slash), _ascii_number(word, slash + 1, len(word) - hit)
-        if not (0 < source <= BAR and 0 <= target < BAR):  # -1: not a number
+        source, target = _ascii_number(word, 0, slash), _ascii_number(word, slash + 1, end - hit)
+        if not (0 < source <= BAR and 0 <= target < BAR and 1 <= count <= 4):  # -1: not a number
             return _parse_words(text)
-        moves.append(Move((source, target), (hit,)))
+        moves.append(Move((source, target), (hit,), count))
     return tuple(moves)
 
 

@@ -39,17 +39,22 @@ _TAG_RE = re.compile(rf'\[\s*({_TAG_NAME})\s*"([^"\\]*(?:\\.[^"\\]*)*)"\s*\]', r
 _TAG_LINE_RE = re.compile(rf"\s*(?:{_TAG_RE.pattern}\s*)+", re.DOTALL)
 COMMENT_OPENERS = "{;"  # a comment to its closing }, or to the end of the line
 _COMMENT_MARKS = COMMENT_OPENERS + "}"
+# A word that can only be a play's (a slash, no "." or ":", no result): a run of them one space apart
+# is one token, so a cascade's twenty moves cost one match, not forty.
+_PLAY_WORD = r"[0-9A-Za-z*()]*/[0-9A-Za-z*()/]*(?![^\s{;])"
 _TOKEN_RE = re.compile(
     rf"""
-      (?P<space>\s+)
-    | (?P<comment>[{COMMENT_OPENERS}])
+    \s*
+    (?:
+      (?P<comment>[{COMMENT_OPENERS}])
     | (?P<number>\d{{1,{MOVE_NUMBER_DIGITS}}}\.(?:\.\.)?)
+    | (?P<moves>{_PLAY_WORD}(?:[ ]{_PLAY_WORD})*)
     | (?P<roll>[^\s{{;:]*:)
     | (?P<word>[^\s{{;]+)
+    )?
     """,
     re.VERBOSE,
 )
-_DICE_RE = re.compile(r"([1-6])-?([1-6])")
 _BARE_ROLL_RE = re.compile(r"[1-6][1-6]")
 _RESULT_RE = re.compile(RESULT_TOKEN)
 _VALUE_RE = re.compile(rf"[1-9]\d{{0,{VALUE_DIGITS - 1}}}")
@@ -125,6 +130,16 @@ def read_games(lines: Iterable[str], source: str = "") -> Iterator[GameRecord]:
     yield from reader.finish()
 
 
+def _dice(text: str) -> tuple[int, int] | None:
+    """The dice of a roll written ``63`` or ``6-3``, or None (read by hand: a pattern's match took a
+    tenth of a turn's reading)."""
+    if len(text) == 3 and text[1] == "-":
+        text = text[0] + text[2]
+    if len(text) != 2 or not ("1" <= text[0] <= "6" and "1" <= text[1] <= "6"):
+        return None
+    return ord(text[0]) - 48, ord(text[1]) - 48
+
+
 def _comment_text(parts: list[str]) -> str:
     """The text of a ``{...}`` comment from its lines, undoing :func:`_escape_comment`."""
     return _COMMENT_UNESCAPE_RE.sub(r"\1", "\n".join(parts))
@@ -141,12 +156,23 @@ def _quoted(text: str, limit: int = 24) -> str:
     return '"' + (text if len(text) <= limit else text[: limit - 1] + "…") + '"'
 
 
-@dataclass
 class _OpenPlay:
-    """A roll whose play tokens are still being collected."""
+    """A roll whose play is still being read: its pieces, each a word or words one space apart as
+    written, with the line and column of its first word."""
 
-    action: Action
-    tokens: list[tuple[str, int, int]] = field(default_factory=list)  # (text, line, column)
+    # a written __init__, not a dataclass's: compiled, that one runs as interpreted code (one a turn)
+    def __init__(self, action: Action) -> None:
+        self.action = action
+        self.pieces: list[tuple[str, int, int]] = []
+
+    def words(self) -> list[tuple[str, int, int]]:
+        """The play's words, each with its line and column."""
+        words = []
+        for piece, line, column in self.pieces:
+            for word in piece.split(" "):
+                words.append((word, line, column))
+                column += len(word) + 1
+        return words
 
 
 @dataclass
@@ -284,11 +310,12 @@ class _Reader:
     def _movetext(self, line: int, text: str, position: int) -> Iterator[GameRecord]:
         while position < len(text):
             match = _TOKEN_RE.match(text, position)
-            assert match is not None and match.lastgroup  # the word alternative matches any non-space
-            kind, token, column = match.lastgroup, match.group(), position + 1
-            position = match.end()
-            if kind == "space":
-                continue
+            assert match is not None  # it matches the empty string
+            kind = match.lastgroup
+            if kind is None:  # only spaces are left (the word alternative matches any non-space)
+                return
+            start, position = match.span(kind)
+            token, column = text[start:position], start + 1
             self._begin(line)
             self.in_tag_section = False
             if token == ";":
@@ -300,17 +327,26 @@ class _Reader:
                 if position < 0:
                     return
             else:
-                yield from self._token(kind, token, line, column)
+                game = self._token(kind, token, line, column)
+                if game is not None:
+                    yield game
 
-    def _token(self, kind: str, token: str, line: int, column: int) -> Iterator[GameRecord]:
+    def _token(self, kind: str, token: str, line: int, column: int) -> GameRecord | None:
+        """Read one token; the game it ends, if it is a result."""
+        if kind == "moves":
+            if self.play is not None:
+                self.play.pieces.append((token, line, column))
+                return None
+            kind, token = "word", token.partition(" ")[0]  # out of place: the first word is reported, the others
+            # skipped after it
         if kind == "word" and token == PASSED_MARK:
             self._close_play()
             self.valued, self.skipping = None, False
             self._passed(line, column)
-            return
+            return None
         if self.play is not None and kind == "word" and self._is_play_word(token):
-            self.play.tokens.append((token, line, column))
-            return
+            self.play.pieces.append((token, line, column))
+            return None
         self._close_play()
         valued, self.valued = self.valued, None
         skipping, self.skipping = self.skipping, False
@@ -321,8 +357,7 @@ class _Reader:
         elif valued is not None and _VALUE_RE.fullmatch(token):
             valued.value = int(token)
         elif _RESULT_RE.fullmatch(token):
-            yield self._result(token, line, column)
-            return
+            return self._result(token, line, column)
         elif (word := token.lower()) in CUBE_WORDS:
             action = self._add_action(line, column, word)
             if action.kind in VALUED_WORDS:
@@ -336,6 +371,7 @@ class _Reader:
                     line, column, f"expected a roll like 63:, a cube action or a result, found {_quoted(token)}"
                 )
             self.skipping = True
+        return None
 
     @staticmethod
     def _is_play_word(token: str) -> bool:
@@ -364,14 +400,13 @@ class _Reader:
         return action
 
     def _roll(self, dice_text: str, line: int, column: int) -> None:
-        dice = _DICE_RE.fullmatch(dice_text)
+        dice = _dice(dice_text)
         if dice is None:
             self._error(line, column, f"expected a roll like 63: or 6-3:, found {_quoted(dice_text + ':')}")
             self._take_cell()
             self.skipping = True
             return
-        action = self._add_action(line, column, "roll", (int(dice.group(1)), int(dice.group(2))))
-        self.play = _OpenPlay(action)
+        self.play = _OpenPlay(self._add_action(line, column, "roll", dice))
 
     def _passed(self, line: int, column: int) -> None:
         """``>``: the opponent's play of the steps the roll before passes (crazy nardy)."""
@@ -390,8 +425,8 @@ class _Reader:
         play, self.play = self.play, None
         if play is None:
             return
-        action, tokens = play.action, play.tokens
-        if not tokens:
+        action, pieces = play.action, play.pieces
+        if not pieces:
             after = 'the passed steps after ">"' if action.kind == "passed" else "the play after the roll"
             self._error(
                 action.line,
@@ -399,15 +434,15 @@ class _Reader:
                 f'expected {after}: moves like 24/18, "-" when none is possible or "?"',
             )
             return
-        words = [text for text, _, _ in tokens]
-        if words == [UNRECORDED_PLAY]:
+        if len(pieces) == 1 and pieces[0][0] == UNRECORDED_PLAY:
             return
         try:
-            action.moves = parse_play(" ".join(words))
+            action.moves = parse_play(" ".join([piece for piece, _, _ in pieces]))
         except PlaySyntaxError as error:
-            starts = list(accumulate((len(word) + 1 for word in words[:-1]), initial=0))
+            words = play.words()
+            starts = list(accumulate((len(word) + 1 for word, _, _ in words[:-1]), initial=0))
             index = bisect_right(starts, error.offset) - 1
-            _, line, column = tokens[index]
+            _, line, column = words[index]
             self._error(line, column + error.offset - starts[index], str(error))
 
     def _result(self, token: str, line: int, column: int) -> GameRecord:
