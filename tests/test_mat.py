@@ -177,7 +177,7 @@ def test_row_numbers_are_read_as_the_pattern_reads_them(text: str) -> None:
 def test_roll_cells_are_read_as_the_pattern_reads_them(text: str) -> None:
     cell = text.strip()
     roll = _ROLL_PATTERN.fullmatch(cell)
-    expected = (int(roll["d1"]), int(roll["d2"]), roll["play"], roll.start("play")) if roll else None
+    expected = ((int(roll["d1"]), int(roll["d2"])), roll["play"], roll.start("play")) if roll else None
     assert mat._roll_cell(cell) == expected
 
 

@@ -1,4 +1,5 @@
-"""Moves as written (``24/18*/15``, ``6/off(2)``) and the text of a play, shared by every notation."""
+"""Moves as written (``24/18*/15``, ``6/off(2)``), the text of a play and a roll's dice, shared by every
+notation."""
 from __future__ import annotations
 
 import threading
@@ -97,6 +98,13 @@ def _point(text: str, offset: int, *, source: bool) -> int:
     if (source and value == OFF) or (not source and value == BAR):
         raise PlaySyntaxError(f"a move cannot {'start off' if source else 'end on the bar'}", offset)
     return value
+
+
+def written_dice(text: str, first: int, second: int) -> tuple[int, int] | None:
+    """The dice of a roll whose faces are written at indexes ``first`` and ``second`` of ``text``,
+    or None unless both are digits 1-6 (read by hand: every notation asks it of every turn)."""
+    high, low = ord(text[first]) - 48, ord(text[second]) - 48  # compiled, ord is a primitive
+    return (high, low) if 1 <= high <= 6 and 1 <= low <= 6 else None
 
 
 CACHED_PLAY_CHARS: Final = 40

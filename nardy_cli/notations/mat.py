@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from nardy_cli.core.compiled import picklable
-from nardy_cli.core.moves import PlaySyntaxError, parse_play
+from nardy_cli.core.moves import PlaySyntaxError, parse_play, written_dice
 from nardy_cli.core.position import CHECKERS
 from nardy_cli.core.scores import Result, Score, is_crawford_game
 from nardy_cli.core.scores import match_length as match_length_of
@@ -201,16 +201,16 @@ def _row_number(text: str) -> tuple[int, int] | None:
     return (value if ascii_digits else int(text[start:end])), end + 1
 
 
-def _roll_cell(cell: str) -> tuple[int, int, str, int] | None:
+def _roll_cell(cell: str) -> tuple[tuple[int, int], str, int] | None:
     """A roll cell's dice (two digits 1-6 and ``:``), its play, and where the play starts in the
     cell; None for another cell. ``cell`` is one stripped cell of one line."""
     if len(cell) < 3 or cell[2] != ":":
         return None
-    first, second = ord(cell[0]) - 48, ord(cell[1]) - 48  # compiled, ord is a primitive, a comparison of strings a call
-    if not (1 <= first <= 6 and 1 <= second <= 6):
+    dice = written_dice(cell, 0, 1)
+    if dice is None:
         return None
     play = cell[3:].lstrip()
-    return first, second, play, len(cell) - len(play)
+    return dice, play, len(cell) - len(play)
 
 
 def _split_cells(text: str, numbered: tuple[int, int] | None) -> tuple[tuple[int, str], tuple[int, str] | None]:
@@ -319,7 +319,7 @@ class _GameBuilder:
         # each pattern runs only where the cell's first characters allow it to match
         roll = _roll_cell(cell)
         if roll:
-            action.dice, play, play_start = (roll[0], roll[1]), roll[2], roll[3]
+            action.dice, play, play_start = roll
             if play[:1] == "?" and _UNRECORDED_RE.fullmatch(play):
                 return action  # rolled, then resigned: the play stays None
             try:

@@ -16,7 +16,7 @@ from itertools import accumulate
 from typing import TextIO
 
 from nardy_cli.core.compiled import picklable
-from nardy_cli.core.moves import PlaySyntaxError, parse_play
+from nardy_cli.core.moves import PlaySyntaxError, parse_play, written_dice
 from nardy_cli.core.scores import RESULT_TOKEN
 from nardy_cli.core.sides import SIDES, other
 from nardy_cli.notations import GameStarts, GameWriter, Target, analysis
@@ -131,13 +131,11 @@ def read_games(lines: Iterable[str], source: str = "") -> Iterator[GameRecord]:
 
 
 def _dice(text: str) -> tuple[int, int] | None:
-    """The dice of a roll written ``63`` or ``6-3``, or None (read by hand: a pattern's match took a
-    tenth of a turn's reading)."""
-    if len(text) == 3 and text[1] == "-":
-        text = text[0] + text[2]
-    if len(text) != 2 or not ("1" <= text[0] <= "6" and "1" <= text[1] <= "6"):
-        return None
-    return ord(text[0]) - 48, ord(text[1]) - 48
+    """The dice of a roll written ``63`` or ``6-3``, or None (not a pattern: its match took a tenth
+    of a turn's reading)."""
+    if len(text) == 2:
+        return written_dice(text, 0, 1)
+    return written_dice(text, 0, 2) if len(text) == 3 and text[1] == "-" else None
 
 
 def _comment_text(parts: list[str]) -> str:

@@ -22,7 +22,7 @@ from typing import cast
 
 from nardy_cli import __version__
 from nardy_cli.core.engine import Engine, Split
-from nardy_cli.core.moves import Move
+from nardy_cli.core.moves import Move, written_dice
 from nardy_cli.core.position import CHECKERS, Position, PositionError, default_first, opposite_point
 from nardy_cli.core.rules import Rules, RulesError
 from nardy_cli.core.scores import Result, Score, final_cube, is_money, match_length, resignation_level
@@ -611,10 +611,11 @@ class _GameBuilder:
 
     def _dice(self, prop: _Property) -> Action | None:
         text = prop.text().strip()
-        if not re.fullmatch(r"[1-6][1-6]", text):
+        dice = written_dice(text, 0, 1) if len(text) == 2 else None
+        if dice is None:
             self.error(*prop.offset(0, 0), f"expected two dice 1-6 such as DI[31], found {text!r}")
             return None
-        action = Action(self.on_roll or WHITE, "roll", dice=(int(text[0]), int(text[1])), moves=None,
+        action = Action(self.on_roll or WHITE, "roll", dice=dice, moves=None,
                         line=prop.line, column=prop.column)
         self._add(action)
         self.dice_only = action
