@@ -301,7 +301,7 @@ def run_stop_proofs(positions: int, seed: int) -> Counter[str]:
         for goal in range(1, len(sequence) + 1):
             reached = _Search(goal - 1, sequence, True, board, block == "turn", -1).deeper(0)
             board.undo(0)
-            for tracked in (0, 2, 3, 6):
+            for tracked in (0, 2, 3, 4, 6):
                 if _out_of_reach(board, free, 0, goal, sequence, tracked):
                     counts["proved"] += 1
                     assert not reached, (me, opp, sequence, goal, exact, block, head_left, tracked)

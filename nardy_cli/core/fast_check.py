@@ -462,19 +462,25 @@ def _longer_exists(depth: int, sequence: tuple[int, ...], ordered: bool, board: 
 
     A cascade is first searched within a small budget of boards (most stops are proved so);
     past it, :func:`_out_of_reach` tries to prove at once that no longer play exists, and the
-    search, if it must go on, starts again and skips every board from which that proof holds."""
+    search, if it must go on, starts again and skips every board from which that proof holds,
+    a finer proof tried in turn where it takes long (:data:`_STAGES`)."""
     board.undo(0)
     search = _Search(depth, sequence, ordered, board, block_turn, _SEARCH_BUDGET if ordered else -1)
     found = search.deeper(0)
     if search.budget < 0 <= search.nodes:  # the budget ran out: prove, or search again with the proof
-        board.undo(0)
         free = _free_points(board.opp, board.opposite)
-        if any(_out_of_reach(board, free, 0, depth + 1, sequence, tracked) for tracked in _TRACKED):
-            found = False
-        else:
-            search = _Search(depth, sequence, ordered, board, block_turn, -1)
+        values = len(set(sequence[:depth + 1]))
+        for proofs, budget in _STAGES:
+            board.undo(0)
+            if any(_out_of_reach(board, free, 0, depth + 1, sequence, tracked)
+                   for tracked in proofs if tracked < values or tracked == proofs[0]):
+                found = False
+                break
+            search = _Search(depth, sequence, ordered, board, block_turn, budget)
             search.free = free
             found = search.deeper(0)
+            if not search.budget < 0 <= search.nodes:
+                break
     board.undo(0)
     return found
 
@@ -483,11 +489,15 @@ _SEARCH_BUDGET = 2
 """Boards a cascade's search visits before it tries to prove the stop cannot be passed (a board searched
 costs about as much as a proof: budgets 1, 2, 4, 6, 10 and 100 measured 5.75, 5.76, 5.78, 5.80, 5.86 and
 6.90 G instructions for the 12,500 cascade and passed-step checks of 500 generated crazy-nardy games)."""
-_TRACKED: tuple[int, ...] = (0, 2, 3)
-"""The proofs :func:`_out_of_reach` tries at the start of the turn, cheapest first: steps of how many
-of the highest values are counted beside the pips (the cascade and passed-step checks of 500 generated
-crazy-nardy games: 3.48 G instructions with (0, 2, 3); 3.83 G with (0, 2), 4.6-5.5 G with (0, 3), (0, 2, 4)
-or (0, 2, 3, 4), 31 G with (0, 2, 6): counting every value makes too many keys)."""
+_STAGES: tuple[tuple[tuple[int, ...], int], ...] = (((0, 2, 3), 16), ((4,), -1))
+"""What a cascade's check tries once its first search ran out of budget, stage by stage: proofs by
+:func:`_out_of_reach` at the start of the turn, cheapest first (steps of how many of the highest values
+are counted beside the pips: counting every value makes too many keys), and, failing them, a search
+that skips the boards those proofs settle, within a budget of boards (-1: none), past which the next
+stage's finer proof is tried. The cascade and passed-step checks of 1,000 generated crazy-nardy games
+(seeds 11 and 23) cost 2,086 and 3,476 M instructions with one stage, ((0, 2, 3), -1); 1,709 and
+3,096 M with these; 1,759 and 3,169 M with a budget of 64 in the first (a proof of four values costs
+little where the search takes thousands of boards, but more than the search where it takes few)."""
 
 
 class _Search:
@@ -722,17 +732,34 @@ def _adds_up(counts: list[int], options: list[list[tuple[int, int]]], pips: int,
     left = sum(count * most for count, most in zip(counts, farthest))  # the most pips the checkers not placed move
     if left < pips:
         return False
+    most_steps = [[max((step_key >> (_FIELD * field) & 0b1111 for step_key, _ in kind), default=0)
+                   for field in range(fields)] for kind in options]  # of each counted value, by one checker
+    supply = [sum(count * kind[field] for count, kind in zip(counts, most_steps)) for field in range(fields)]
+    # (the most steps of each counted value the checkers not placed make)
     limit = (1 << (pips + 1)) - 1
     sums_by_key = {0: 1}
+    last = max((index for index, count in enumerate(counts) if count), default=-1)
     for index in range(len(counts)):
         for placed in range(counts[index]):
+            if index == last and placed == counts[index] - 1:  # the last checker: only the sums it ends at pips from
+                ending: dict[int, int] = {}
+                for step_key, move in options[index]:
+                    if move <= pips:
+                        ending[step_key] = ending.get(step_key, 0) | 1 << (pips - move)
+                # no field of a made key is above its count: key - made_key borrows from no field
+                return any(sums & ending.get(key - made_key, 0) for made_key, sums in sums_by_key.items())
             left -= farthest[index]
             within = limit >> max(pips - left, 0) << max(pips - left, 0)  # sums the checkers left can complete
+            floor = 0  # the key of the counts the checkers left can complete, at the least
+            for field in range(fields):
+                supply[field] -= most_steps[index][field]
+                floor += max(need[field] - supply[field], 0) << (_FIELD * field)
+            floor = over - floor  # added to a key, a field that stays below 8 is below its floor
             grown: dict[int, int] = {}
             for made_key, sums in sums_by_key.items():
                 for step_key, move in options[index]:
                     total = made_key + step_key
-                    if (total + excess) & over:
+                    if (total + excess) & over or (floor != over and (total + floor) & over != over):
                         continue
                     moved = (sums << move) & within
                     if moved:
@@ -741,6 +768,8 @@ def _adds_up(counts: list[int], options: list[list[tuple[int, int]]], pips: int,
                 return False
             if grown == sums_by_key:  # more checkers of this kind change nothing
                 left -= (counts[index] - placed - 1) * farthest[index]
+                for field in range(fields):
+                    supply[field] -= (counts[index] - placed - 1) * most_steps[index][field]
                 break
             sums_by_key = grown
     return bool(sums_by_key.get(key, 0) >> pips & 1)
