@@ -469,11 +469,12 @@ def _longer_exists(depth: int, sequence: tuple[int, ...], ordered: bool, board: 
     found = search.deeper(0)
     if search.budget < 0 <= search.nodes:  # the budget ran out: prove, or search again with the proof
         free = _free_points(board.opp, board.opposite)
-        values = len(set(sequence[:depth + 1]))
+        values, counted = len(set(sequence[:depth + 1])), -1  # counting more than there are is counting all
         for proofs, budget in _STAGES:
             board.undo(0)
-            if any(_out_of_reach(board, free, 0, depth + 1, sequence, tracked)
-                   for tracked in proofs if tracked < values or tracked == proofs[0]):
+            finer = sorted({min(tracked, values) for tracked in proofs if min(tracked, values) > counted})
+            counted = max(finer, default=counted)
+            if any(_out_of_reach(board, free, 0, depth + 1, sequence, tracked) for tracked in finer):
                 found = False
                 break
             search = _Search(depth, sequence, ordered, board, block_turn, budget)
@@ -489,15 +490,17 @@ _SEARCH_BUDGET = 2
 """Boards a cascade's search visits before it tries to prove the stop cannot be passed (a board searched
 costs about as much as a proof: budgets 1, 2, 4, 6, 10 and 100 measured 5.75, 5.76, 5.78, 5.80, 5.86 and
 6.90 G instructions for the 12,500 cascade and passed-step checks of 500 generated crazy-nardy games)."""
-_STAGES: tuple[tuple[tuple[int, ...], int], ...] = (((0, 2, 3), 16), ((4,), -1))
+_STAGES: tuple[tuple[tuple[int, ...], int], ...] = (((0, 2, 3), 16), ((4,), 16), ((5,), -1))
 """What a cascade's check tries once its first search ran out of budget, stage by stage: proofs by
 :func:`_out_of_reach` at the start of the turn, cheapest first (steps of how many of the highest values
 are counted beside the pips: counting every value makes too many keys), and, failing them, a search
 that skips the boards those proofs settle, within a budget of boards (-1: none), past which the next
-stage's finer proof is tried. The cascade and passed-step checks of 1,000 generated crazy-nardy games
-(seeds 11 and 23) cost 2,086 and 3,476 M instructions with one stage, ((0, 2, 3), -1); 1,709 and
-3,096 M with these; 1,759 and 3,169 M with a budget of 64 in the first (a proof of four values costs
-little where the search takes thousands of boards, but more than the search where it takes few)."""
+stage's finer proof is tried (a finer proof costs little where the search takes thousands of boards,
+but more than the search where it takes a few). The cascade and passed-step checks of 1,600 generated
+crazy-nardy games (seeds 11, 23 and 37: 400, 600 and 600 games) cost 2,075, 3,665 and 3,530 M
+instructions with one stage, ((0, 2, 3), -1), before :func:`_adds_up` dropped the keys it cannot
+complete; 1,713, 3,107 and 2,738 M with these; 1,715, 3,113 and 2,911 M without the last stage and
+with no budget in the second."""
 
 
 class _Search:
