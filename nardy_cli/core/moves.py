@@ -86,15 +86,13 @@ class PlaySyntaxError(ValueError):
 
 
 def _point(text: str, offset: int, *, source: bool) -> int:
-    if text[:1] in "bBoO":  # (see _point_end)
-        lowered = text.lower()
-        if lowered == "bar":
-            return BAR
-        if lowered == "off":
-            return OFF
-    value = int(text)
-    if not 0 <= value <= 25:
-        raise PlaySyntaxError(f"point {value} is not 0-25", offset)
+    lowered = text.lower() if text[:1] in "bBoO" else ""  # (see _point_end)
+    if lowered in ("bar", "off"):
+        value = BAR if lowered == "bar" else OFF
+    else:
+        value = int(text)
+        if not 0 <= value <= 25:
+            raise PlaySyntaxError(f"point {value} is not 0-25", offset)
     if (source and value == OFF) or (not source and value == BAR):
         raise PlaySyntaxError(f"a move cannot {'start off' if source else 'end on the bar'}", offset)
     return value
