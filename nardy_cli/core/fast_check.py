@@ -16,6 +16,7 @@ limit, a roll's steps) live here, below the engine.
 """
 from __future__ import annotations
 
+from bisect import insort
 from functools import lru_cache
 from itertools import accumulate
 
@@ -348,6 +349,8 @@ def _follow(legs: list[tuple[int, int]], sequence: tuple[int, ...], board: _Boar
     if min(counts) < 0:
         return False
     waste = not board.exact and any(dst == OFF for _, dst in legs)
+    if not waste and not _first_steps_make(sequence, sum(src - dst for src, dst in legs)):
+        return False  # each step takes its die's pips off the legs: they must end at a sum of the first steps
     search = _Follow(sequence, board, waste)
     if search.first_path(sorted(legs)):
         return True
@@ -365,28 +368,20 @@ class _Follow:
     taken in its order, a board with the same legs left at the same depth searched once (from
     where it was first reached), and what is left of a budget of boards."""
 
-    __slots__ = ("sequence", "board", "waste", "prefix", "sums", "seen", "budget")
+    __slots__ = ("sequence", "board", "waste", "seen", "budget")
 
     def __init__(self, sequence: tuple[int, ...], board: _Board, waste: bool) -> None:
         self.sequence, self.board, self.waste = sequence, board, waste
-        self.prefix = list(accumulate(sequence, initial=0))
-        self.sums = set(self.prefix)
         self.seen: set[tuple[bytes, tuple[tuple[int, int], ...], int]] = set()
         self.budget = _FOLLOW_BUDGET
 
-    def _open(self, depth: int, left: list[tuple[int, int]]) -> bool:
-        """Whether the sequence, from step ``depth``, can still make the legs ``left``: a step is
-        left, and (unless a bear-off may waste pips) the legs' pips end at a sum of its steps."""
-        return depth < len(self.sequence) and (
-            self.waste or self.prefix[depth] + sum(a - b for a, b in left) in self.sums)
-
     def first_path(self, left: list[tuple[int, int]]) -> bool:
         """The search's first path, with no step taken back and no board kept (most plays are
-        followed so): whether it makes the sorted legs ``left``."""
+        followed so): whether it makes the sorted legs ``left`` (stepped along in place)."""
         board, sequence, waste = self.board, self.sequence, self.waste
         depth = 0
         while left:
-            if not self._open(depth, left):
+            if depth == len(sequence):
                 return False
             die = sequence[depth]
             chosen = None
@@ -400,7 +395,7 @@ class _Follow:
                     break
             if chosen is None:
                 return False
-            left = _legs_after(left, chosen, die)
+            _step_leg(left, chosen, die)
             depth += 1
         return True
 
@@ -411,7 +406,7 @@ class _Follow:
             return True
         board = self.board
         depth = len(board.steps)
-        if not self._open(depth, left) or self.budget <= 0:
+        if depth == len(self.sequence) or self.budget <= 0:
             return False
         self.budget -= 1
         die, seen = self.sequence[depth], self.seen
@@ -422,7 +417,8 @@ class _Follow:
                         or not _fits(src, dst, die, self.waste)):
                     continue
                 if board.play(src, die):
-                    rest = _legs_after(left, index, die)
+                    rest = left[:]
+                    _step_leg(rest, index, die)
                     key = (bytes(board.me), tuple(rest), depth + 1)
                     if key not in seen:
                         seen.add(key)
@@ -438,20 +434,27 @@ class _Follow:
         return False
 
 
+def _first_steps_make(sequence: tuple[int, ...], pips: int) -> bool:
+    """Whether the first steps of ``sequence`` (none, or some) add up to ``pips``."""
+    total = 0
+    for die in sequence:
+        if total >= pips:
+            break
+        total += die
+    return total == pips
+
+
 def _fits(src: int, dst: int, die: int, waste: bool) -> bool:
     """Whether a step of ``die`` from ``src`` stays on the leg to ``dst`` (or, wasting pips, bears off)."""
     return src - die >= dst or (dst == OFF and waste and src - die < 0)
 
 
-def _legs_after(left: list[tuple[int, int]], index: int, die: int) -> list[tuple[int, int]]:
-    """The sorted legs left once leg ``index`` of ``left`` is stepped along by ``die``."""
-    src, dst = left[index]
-    rest = left[:index] + left[index + 1:]
+def _step_leg(left: list[tuple[int, int]], index: int, die: int) -> None:
+    """Step leg ``index`` of the sorted legs ``left`` along by ``die``, keeping them sorted (in place)."""
+    src, dst = left.pop(index)
     landed = max(src - die, 0)
     if landed != dst:
-        rest.append((landed, dst))
-        rest.sort()
-    return rest
+        insort(left, (landed, dst))
 
 
 def _longer_exists(depth: int, sequence: tuple[int, ...], ordered: bool, board: _Board, block_turn: bool) -> bool:
@@ -611,6 +614,8 @@ def _out_of_reach(board: _Board, free: int, made: int, goal: int, sequence: tupl
     if first_home < wanted and not board.exact:
         return False
     steps = sequence[made:goal]
+    if first_home >= wanted and _short_of_pips(points, counts, steps, free, prefix[wanted]):
+        return True  # what the final count below would find first, without building its keys
     values = sorted(set(steps))[-tracked:] if tracked else []
     weights = [0] * (HOME_TOP + 1)  # the key of one step of each value counted
     for slot, value in enumerate(values):
@@ -639,6 +644,20 @@ def _out_of_reach(board: _Board, free: int, made: int, goal: int, sequence: tupl
             return not _adds_up(counts, options, prefix[k], key, fields)
         before = ends
         ends = [_moved(by_key, steps[k], weights[steps[k]], free, -1) for by_key in ends]
+    return True
+
+
+def _short_of_pips(points: list[int], counts: list[int], steps: tuple[int, ...], free: int, pips: int) -> bool:
+    """Whether checkers (``counts`` on ``points``), each taking any of ``steps`` in their order onto
+    ``free`` points and none borne off, cannot move ``pips`` pips in all even each as far as it can."""
+    farthest = 0
+    for point, count in zip(points, counts):
+        reach = 1 << point
+        for die in steps:
+            reach |= (reach >> die) & free
+        farthest += count * (point - ((reach & -reach).bit_length() - 1))
+        if farthest >= pips:
+            return False
     return True
 
 
