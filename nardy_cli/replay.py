@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from typing import Final
 
 from nardy_cli.core.compiled import picklable
 from nardy_cli.core.engine import Engine, Finding, Verdict, game_outcome, outcome_category
@@ -530,7 +531,7 @@ class _Replayer:
         return GameFinding(code, message, option, line=line, column=record.result_column or 1, action="result")
 
 
-HANDLERS: dict[ActionKind, Callable[[_Replayer, Action, Position], Position | None]] = {
+HANDLERS: Final[dict[ActionKind, Callable[[_Replayer, Action, Position], Position | None]]] = {
     "roll": _Replayer.on_roll, "passed": _Replayer.on_passed, "double": _Replayer.on_double,
     "take": _Replayer.on_take, "beaver": _Replayer.on_beaver, "drop": _Replayer.on_drop,
     "resign": _Replayer.on_resign}

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import accumulate
-from typing import NamedTuple, cast
+from typing import Final, NamedTuple, cast
 
 from nardy_cli.core.compiled import Value, picklable
 from nardy_cli.core.fast_check import (
@@ -200,8 +200,15 @@ class Split(NamedTuple):
 
 
 # Reasons a single step fails, in the mover's terms; turned into findings by _Turn.finding.
-(_NO_CHECKER, _BAR_FIRST, _HEAD, _BEAR_OFF_HOME, _BEAR_OFF_HIGHER, _BLOCKED, _SIX_BLOCK,
- _EXACT_OFF, _EXACT_HOME) = range(9)
+_NO_CHECKER: Final = 0
+_BAR_FIRST: Final = 1
+_HEAD: Final = 2
+_BEAR_OFF_HOME: Final = 3
+_BEAR_OFF_HIGHER: Final = 4
+_BLOCKED: Final = 5
+_SIX_BLOCK: Final = 6
+_EXACT_OFF: Final = 7
+_EXACT_HOME: Final = 8
 
 
 class _Turn:

@@ -19,6 +19,7 @@ from __future__ import annotations
 from bisect import insort
 from functools import lru_cache
 from itertools import accumulate
+from typing import Final
 
 from nardy_cli.core.moves import Move, Step, new_step
 from nardy_cli.core.position import Position
@@ -26,7 +27,7 @@ from nardy_cli.core.rules import Rules
 from nardy_cli.core.sides import BAR, OFF, WHITE
 from nardy_cli.core.variants import CASCADE_STEPS, CHECKERS, HEAD, VARIANTS, Board, cascade_steps
 
-HOME_TOP = 6  # the highest point of a home, in the mover's numbering
+HOME_TOP: Final = 6  # the highest point of a home, in the mover's numbering
 
 Paths = list[tuple[tuple[int, ...], tuple[int, ...]]]
 Accepted = tuple[Board, Board, tuple[Step, ...], tuple[int, ...]]
@@ -113,7 +114,7 @@ def illegal_block(me: Board | list[int], opposite: tuple[int, ...], lowest: int)
     return any(me[p] and block_at(me, p, opposite, lowest) for p in range(1, 25))
 
 
-OPP_HEAD = 12  # the opponent's head, where there is a head, seen in the mover's numbering
+OPP_HEAD: Final = 12  # the opponent's head, where there is a head, seen in the mover's numbering
 
 
 def head_limit(rule: str | None, passing: bool, first_double: bool, die: int, opp: Board | list[int],
@@ -358,7 +359,7 @@ def _follow(legs: list[tuple[int, int]], sequence: tuple[int, ...], board: _Boar
     return search.walk(sorted(legs))
 
 
-_FOLLOW_BUDGET = 64
+_FOLLOW_BUDGET: Final = 64
 """Boards the search of written legs visits before it leaves them to the full path (most plays are
 followed with no step taken back)."""
 
@@ -489,11 +490,11 @@ def _longer_exists(depth: int, sequence: tuple[int, ...], ordered: bool, board: 
     return found
 
 
-_SEARCH_BUDGET = 2
+_SEARCH_BUDGET: Final = 2
 """Boards a cascade's search visits before it tries to prove the stop cannot be passed (a board searched
 costs about as much as a proof: budgets 1, 2, 4, 6, 10 and 100 measured 5.75, 5.76, 5.78, 5.80, 5.86 and
 6.90 G instructions for the 12,500 cascade and passed-step checks of 500 generated crazy-nardy games)."""
-_STAGES: tuple[tuple[tuple[int, ...], int], ...] = (((0, 2, 3), 16), ((4,), 16), ((5,), -1))
+_STAGES: Final[tuple[tuple[tuple[int, ...], int], ...]] = (((0, 2, 3), 16), ((4,), 16), ((5,), -1))
 """What a cascade's check tries once its first search ran out of budget, stage by stage: proofs by
 :func:`_out_of_reach` at the start of the turn, cheapest first (steps of how many of the highest values
 are counted beside the pips: counting every value makes too many keys), and, failing them, a search
@@ -566,9 +567,9 @@ def _free_points(opp: list[int], opposite: tuple[int, ...]) -> int:
     return free
 
 
-_HOME = 0b1111110  # the home points 1-6, as bits
-_OUTSIDE = 0b1111111111111111110000000  # the points 7-24, as bits
-_FIELD = 4  # bits of one count in a key of counts (counts up to 7: a die value has at most four steps)
+_HOME: Final = 0b1111110  # the home points 1-6, as bits
+_OUTSIDE: Final = 0b1111111111111111110000000  # the points 7-24, as bits
+_FIELD: Final = 4  # bits of one count in a key of counts (counts up to 7: a die value has at most four steps)
 
 
 def _out_of_reach(board: _Board, free: int, made: int, goal: int, sequence: tuple[int, ...], tracked: int) -> bool:

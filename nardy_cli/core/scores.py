@@ -9,14 +9,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Final
 
 from nardy_cli.core.compiled import Value, picklable
 from nardy_cli.core.sides import BLACK, WHITE, Side
 
-_PAIR_RE = re.compile(r"\s*(\d{1,9})\s*-\s*(\d{1,9})\s*")  # longer numbers are no scores
-DRAW = "1/2-1/2"
-UNFINISHED = "*"
-RESULT_TOKEN = r"(?:0|[1-9]\d{0,8})-0|0-[1-9]\d{0,8}|1/2-1/2|\*"
+_PAIR_RE: Final = re.compile(r"\s*(\d{1,9})\s*-\s*(\d{1,9})\s*")  # longer numbers are no scores
+DRAW: Final = "1/2-1/2"
+UNFINISHED: Final = "*"
+RESULT_TOKEN: Final = r"(?:0|[1-9]\d{0,8})-0|0-[1-9]\d{0,8}|1/2-1/2|\*"
 """A result as a word of movetext (NTN's grammar): one side's points, a draw or unfinished."""
 
 

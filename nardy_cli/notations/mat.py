@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import TextIO
+from typing import Final, TextIO
 
 from nardy_cli.core.compiled import picklable
 from nardy_cli.core.moves import PlaySyntaxError, parse_play, written_dice
@@ -35,25 +35,25 @@ EXTENSIONS = (".mat", ".txt")
 
 # Patterns run on every line, so none may backtrack more than linearly: the key is taken whole to
 # the first '"' and stripped (a lazy key before \s+ was quadratic in blanks).
-_HEADER_RE = re.compile(r'\s*;\s*\[\s*(?P<key>\w[^"\]]*)(?<=\s)"(?P<value>.*)"\s*\]\s*')
-_MATCH_RE = re.compile(r"\s*(?P<length>\d{1,9})\s+point\s+match\s*", re.IGNORECASE)
-_GAME_RE = re.compile(r"\s*Game\s+(?P<number>\d{1,9})\s*", re.IGNORECASE)
-_BLACK_SCORE_RE = re.compile(r":\s*(?P<score>\d{1,9})\s*\Z")  # the score line's last ``: n``
-_WHITE_SCORE_RE = re.compile(r"\s*(?P<score>\d{1,9})\s")  # after White's ``:``
-_RATED_NAME_RE = re.compile(r"(?P<name>.*?),(?P<rating>\d+(?:\.\d+)?)")
-_ROLL_MARK_RE = re.compile(r"[1-6][1-6]:")  # what shows a move line to the sniffer
-_DICE_LIKE_RE = re.compile(r"(?P<dice>\S{1,4}):")
-_DOUBLE_RE = re.compile(r"(?P<word>doubles|beavers)(?:\s*=>\s*(?P<value>\d{1,9}))?", re.IGNORECASE)
-_ANSWER_RE = re.compile(r"takes|drops", re.IGNORECASE)
-_OUTCOME_RE = re.compile(r"(?P<word>wins|losses)\s+(?P<points>\d{1,9})\s+points?(?P<match>\s+and\s+the\s+match)?",
-                         re.IGNORECASE)
-_OUTCOMES_RE = re.compile(rf"(?:{_OUTCOME_RE.pattern}\s*)+", re.IGNORECASE)  # cells sharing a line
-_GLUED_ROW_RE = re.compile(r"(?<=\s)\d{1,9}\)(?=\s)")  # Galaxy's next row, glued onto a move line
-_CANNOT_MOVE_RE = re.compile(r"cannot\s+move", re.IGNORECASE)
-_UNRECORDED_RE = re.compile(r"\?+")
+_HEADER_RE: Final = re.compile(r'\s*;\s*\[\s*(?P<key>\w[^"\]]*)(?<=\s)"(?P<value>.*)"\s*\]\s*')
+_MATCH_RE: Final = re.compile(r"\s*(?P<length>\d{1,9})\s+point\s+match\s*", re.IGNORECASE)
+_GAME_RE: Final = re.compile(r"\s*Game\s+(?P<number>\d{1,9})\s*", re.IGNORECASE)
+_BLACK_SCORE_RE: Final = re.compile(r":\s*(?P<score>\d{1,9})\s*\Z")  # the score line's last ``: n``
+_WHITE_SCORE_RE: Final = re.compile(r"\s*(?P<score>\d{1,9})\s")  # after White's ``:``
+_RATED_NAME_RE: Final = re.compile(r"(?P<name>.*?),(?P<rating>\d+(?:\.\d+)?)")
+_ROLL_MARK_RE: Final = re.compile(r"[1-6][1-6]:")  # what shows a move line to the sniffer
+_DICE_LIKE_RE: Final = re.compile(r"(?P<dice>\S{1,4}):")
+_DOUBLE_RE: Final = re.compile(r"(?P<word>doubles|beavers)(?:\s*=>\s*(?P<value>\d{1,9}))?", re.IGNORECASE)
+_ANSWER_RE: Final = re.compile(r"takes|drops", re.IGNORECASE)
+_OUTCOME_RE: Final = re.compile(
+    r"(?P<word>wins|losses)\s+(?P<points>\d{1,9})\s+points?(?P<match>\s+and\s+the\s+match)?", re.IGNORECASE)
+_OUTCOMES_RE: Final = re.compile(rf"(?:{_OUTCOME_RE.pattern}\s*)+", re.IGNORECASE)  # cells sharing a line
+_GLUED_ROW_RE: Final = re.compile(r"(?<=\s)\d{1,9}\)(?=\s)")  # Galaxy's next row, glued onto a move line
+_CANNOT_MOVE_RE: Final = re.compile(r"cannot\s+move", re.IGNORECASE)
+_UNRECORDED_RE: Final = re.compile(r"\?+")
 
-_CUBE_KINDS: dict[str, ActionKind] = {"doubles": "double", "beavers": "beaver", "takes": "take", "drops": "drop"}
-_CELL_EXPECTED = "a roll like '63: 24/18 13/10', 'Doubles => 2', 'Takes', 'Drops', 'Beavers' or 'Wins 1 point'"
+_CUBE_KINDS: Final[dict[str, ActionKind]] = {"doubles": "double", "beavers": "beaver", "takes": "take", "drops": "drop"}
+_CELL_EXPECTED: Final = "a roll like '63: 24/18 13/10', 'Doubles => 2', 'Takes', 'Drops', 'Beavers' or 'Wins 1 point'"
 
 
 # --- headers <-> tags: the one table both directions use ------------------------
@@ -78,14 +78,14 @@ HEADER_TAGS: tuple[tuple[str, str], ...] = (
 VARIATIONS: tuple[tuple[str, str], ...] = (("Backgammon", "short"), ("LongNardy", "long"))
 """``Variation`` header values and the ``Variant`` tag values they stand for."""
 
-_TAG_OF_KEY = dict(HEADER_TAGS)
-_KEY_OF_TAG = {tag: key for key, tag in HEADER_TAGS}
-_VARIANT_OF_VARIATION = {variation.lower(): variant for variation, variant in VARIATIONS}
-_VARIATION_OF_VARIANT = {variant: variation for variation, variant in VARIATIONS}
+_TAG_OF_KEY: Final = dict(HEADER_TAGS)
+_KEY_OF_TAG: Final = {tag: key for key, tag in HEADER_TAGS}
+_VARIANT_OF_VARIATION: Final = {variation.lower(): variant for variation, variant in VARIATIONS}
+_VARIATION_OF_VARIANT: Final = {variant: variation for variation, variant in VARIATIONS}
 
-GAME_TAGS = ("MatchLength", "Game", "Score", "WhiteRating", "BlackRating", "Crawford", "Termination", "Result")
+GAME_TAGS: Final = ("MatchLength", "Game", "Score", "WhiteRating", "BlackRating", "Crawford", "Termination", "Result")
 """Tags the layout itself carries (match line, game line, score line, result); never headers."""
-UNWRITABLE_TAGS = ("Position",)
+UNWRITABLE_TAGS: Final = ("Position",)
 """Tags MAT cannot express: every MAT game starts from the standard position."""
 
 
@@ -531,7 +531,7 @@ def read_games(lines: Iterable[str], source: str = "") -> Iterator[GameRecord]:
 
 # --- writer --------------------------------------------------------------------
 
-_LEFT_WIDTH = 27  # gnubg writes "%3d) %-27s " before the right cell
+_LEFT_WIDTH: Final = 27  # gnubg writes "%3d) %-27s " before the right cell
 _LEFT_RESULT_INDENT, _RIGHT_RESULT_INDENT = " " * 6, " " * 34  # gnubg's "Wins" lines of their own
 
 

@@ -13,7 +13,7 @@ from bisect import bisect_right
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import accumulate
-from typing import TextIO
+from typing import Final, TextIO
 
 from nardy_cli.core.compiled import picklable
 from nardy_cli.core.moves import PlaySyntaxError, parse_play, written_dice
@@ -25,24 +25,24 @@ from nardy_cli.record import Action, ActionKind, GameRecord, RecordError, standa
 NAME = "ntn"
 EXTENSIONS = (".ntn",)
 
-CUBE_WORDS: tuple[ActionKind, ...] = ("double", "take", "drop", "beaver", "resign")
-VALUED_WORDS = ("double", "beaver", "resign")
-UNRECORDED_PLAY = "?"
-PASSED_MARK = ">"  # after a cascade's play: the opponent's play of the steps it passes
-WHITE_COLUMN_WIDTH = 28  # "N. <White's cell>" is padded to this width before Black's cell
+CUBE_WORDS: Final[tuple[ActionKind, ...]] = ("double", "take", "drop", "beaver", "resign")
+VALUED_WORDS: Final = ("double", "beaver", "resign")
+UNRECORDED_PLAY: Final = "?"
+PASSED_MARK: Final = ">"  # after a cascade's play: the opponent's play of the steps it passes
+WHITE_COLUMN_WIDTH: Final = 28  # "N. <White's cell>" is padded to this width before Black's cell
 
-MOVE_NUMBER_DIGITS = 9  # the reader's bound, which the writer keeps to
-VALUE_DIGITS = 18  # of a cube or resignation value
+MOVE_NUMBER_DIGITS: Final = 9  # the reader's bound, which the writer keeps to
+VALUE_DIGITS: Final = 18  # of a cube or resignation value
 
-_TAG_NAME = r"[A-Za-z0-9_]+"
-_TAG_RE = re.compile(rf'\[\s*({_TAG_NAME})\s*"([^"\\]*(?:\\.[^"\\]*)*)"\s*\]', re.DOTALL)
-_TAG_LINE_RE = re.compile(rf"\s*(?:{_TAG_RE.pattern}\s*)+", re.DOTALL)
-COMMENT_OPENERS = "{;"  # a comment to its closing }, or to the end of the line
-_COMMENT_MARKS = COMMENT_OPENERS + "}"
+_TAG_NAME: Final = r"[A-Za-z0-9_]+"
+_TAG_RE: Final = re.compile(rf'\[\s*({_TAG_NAME})\s*"([^"\\]*(?:\\.[^"\\]*)*)"\s*\]', re.DOTALL)
+_TAG_LINE_RE: Final = re.compile(rf"\s*(?:{_TAG_RE.pattern}\s*)+", re.DOTALL)
+COMMENT_OPENERS: Final = "{;"  # a comment to its closing }, or to the end of the line
+_COMMENT_MARKS: Final = COMMENT_OPENERS + "}"
 # A word that can only be a play's (a slash, no "." or ":", no result): a run of them one space apart
 # is one token, so a cascade's twenty moves cost one match, not forty.
 _PLAY_WORD = r"[0-9A-Za-z*()]*/[0-9A-Za-z*()/]*(?![^\s{;])"
-_TOKEN_RE = re.compile(
+_TOKEN_RE: Final = re.compile(
     rf"""
     \s*
     (?:
@@ -55,15 +55,16 @@ _TOKEN_RE = re.compile(
     """,
     re.VERBOSE,
 )
-_BARE_ROLL_RE = re.compile(r"[1-6][1-6]")
-_RESULT_RE = re.compile(RESULT_TOKEN)
-_VALUE_RE = re.compile(rf"[1-9]\d{{0,{VALUE_DIGITS - 1}}}")
+_BARE_ROLL_RE: Final = re.compile(r"[1-6][1-6]")
+_RESULT_RE: Final = re.compile(RESULT_TOKEN)
+_VALUE_RE: Final = re.compile(rf"[1-9]\d{{0,{VALUE_DIGITS - 1}}}")
 # Unrolled loops ([^x]*(?:\\.[^x]*)*) take linear time on any text, long or unclosed.
-_COMMENT_BODY_RE = re.compile(r"[^\\}]*(?:\\(?:.|\Z)[^\\}]*)*", re.DOTALL)
-_COMMENT_UNESCAPE_RE = re.compile(r"\\([\\}\[])")
-_TAG_UNESCAPE_RE = re.compile(r'\\(["\\])')
-_SPACE_RE = re.compile(r"\s*")
-_SNIFF_RE = re.compile(r'^\s*\[Variant\s*"(?:long|short|gulbara)"\s*\]|(?:^|\s)[1-6]-?[1-6]:(?:\s|$)', re.M | re.I)
+_COMMENT_BODY_RE: Final = re.compile(r"[^\\}]*(?:\\(?:.|\Z)[^\\}]*)*", re.DOTALL)
+_COMMENT_UNESCAPE_RE: Final = re.compile(r"\\([\\}\[])")
+_TAG_UNESCAPE_RE: Final = re.compile(r'\\(["\\])')
+_SPACE_RE: Final = re.compile(r"\s*")
+_SNIFF_RE: Final = re.compile(r'^\s*\[Variant\s*"(?:long|short|gulbara)"\s*\]|(?:^|\s)[1-6]-?[1-6]:(?:\s|$)',
+                              re.M | re.I)
 
 Cell = tuple[int, int]  # (move number, 0 for White's column or 1 for Black's)
 
