@@ -25,9 +25,12 @@ from nardy_cli.core.fast_check import (
     QuickCheck,
     _adds_up,
     _Board,
+    _first_steps_make,
+    _follow,
     _free_points,
     _out_of_reach,
     _Search,
+    _short_of_pips,
     opponent_lowest,
 )
 from nardy_cli.core.moves import Move, parse_play
@@ -370,6 +373,35 @@ def test_a_stop_is_proved_when_bearing_off_all_takes_the_goal_steps(position: st
     sequence = cascade_steps(die, 4)
     assert _out_of_reach(board, _free_points(opp, opposite), 0, goal, sequence, 0) == proved
     assert _Search(goal - 1, sequence, True, board, False, -1).deeper(0) != proved
+
+
+@pytest.mark.parametrize("free, pips, short", [
+    (~(1 << 16), 8, False),  # 20/16 is blocked: the checkers on 20 stay, the one on 13 goes 13/9/5
+    (~(1 << 16), 9, True),
+    (-1, 24, False),  # each goes 8 pips
+    (-1, 25, True),
+    (~(1 << 12), 16, False),  # 16/12 is blocked: the checkers on 20 go 4 pips each
+    (~(1 << 12), 17, True),
+])
+def test_checkers_short_of_pips_even_each_as_far_as_it_can(free: int, pips: int, short: bool) -> None:
+    """Two checkers on 20 and one on 13, with two steps of 4."""
+    assert _short_of_pips([20, 13], [2, 1], (4, 4), free & ~1, pips) == short
+
+
+@pytest.mark.parametrize("pips, made", [(0, True), (2, True), (3, False), (4, True), (6, True), (7, False),
+                                        (9, True), (10, False)])
+def test_first_steps_of_a_sequence_make_pips(pips: int, made: bool) -> None:
+    assert _first_steps_make((1, 1, 2, 2, 3), pips) == made
+
+
+def test_legs_are_not_followed_when_their_pips_are_no_sum_of_the_first_steps() -> None:
+    """24/20 is four pips: the 3-3 cascade's first steps make 3, 6, 9... (the full path judges it)."""
+    start = Position.start("gulbara")
+    opposite = VARIANTS["gulbara"].opposite
+    me, opp = list(start.board(start.turn)), list(start.board(other(start.turn)))
+    board = _Board(me, opp, opposite, False, True, me[HEAD] - 2, HEAD, True, True, opponent_lowest(opp))
+    assert not _follow([(24, 20)], cascade_steps(3, 4), board)
+    assert _follow([(24, 18)], cascade_steps(3, 4), board) and len(board.steps) == 2
 
 
 @pytest.mark.parametrize("counts, options, pips, key, fields, adds_up", [
