@@ -28,6 +28,7 @@ from nardy_cli.core.fast_check import (
     _first_steps_make,
     _follow,
     _free_points,
+    _may_all_be_home,
     _out_of_reach,
     _Search,
     _short_of_pips,
@@ -386,6 +387,22 @@ def test_a_stop_is_proved_when_bearing_off_all_takes_the_goal_steps(position: st
 def test_checkers_short_of_pips_even_each_as_far_as_it_can(free: int, pips: int, short: bool) -> None:
     """Two checkers on 20 and one on 13, with two steps of 4."""
     assert _short_of_pips([20, 13], [2, 1], (4, 4), free & ~1, pips) == short
+
+
+@pytest.mark.parametrize("ends, rest, home", [
+    ([{0: 1 << 9}, {0: 1 << 5 | 1 << 3}], (), False),  # the checker on 9 cannot be home
+    ([{0: 1 << 9, 1: 1 << 4}, {0: 1 << 5 | 1 << 3}], (4, 3), True),
+    ([{0: 1 << 9, 1: 1 << 4}, {0: 1 << 5 | 1 << 3}], (4, 3, 3), True),  # the first kind on 4, the second on 3
+    ([{0: 1 << 9, 1: 1 << 4}, {0: 1 << 5 | 1 << 3}], (4, 4, 3), False),  # only one can stand on 4
+    ([{0: 1 << 9, 1: 1 << 4}, {0: 1 << 5 | 1 << 3}], (3, 3, 3), False),  # only two can stand on 3
+    ([{0: 1 << 4}, {0: 1 << 4}], (4, 4, 4), True),
+    ([{0: 1 << 4}, {0: 1 << 4}], (4, 4, 4, 5), False),  # nobody reaches 5
+])
+def test_checkers_may_all_be_home_by_where_they_reach(ends: list[dict[int, int]], rest: tuple[int, ...],
+                                                     home: bool) -> None:
+    """One checker of the first kind and two of the second, each kind reaching the points of its keys;
+    a checker must stand on the point of each step of ``rest`` (Hall's condition)."""
+    assert _may_all_be_home([1, 2], ends, rest) == home
 
 
 @pytest.mark.parametrize("pips, made", [(0, True), (2, True), (3, False), (4, True), (6, True), (7, False),

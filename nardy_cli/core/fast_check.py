@@ -626,11 +626,12 @@ def _out_of_reach(board: _Board, free: int, made: int, goal: int, sequence: tupl
     before = ends
     for k in range(wanted + 1):
         if first_home <= k < wanted:
-            last = steps[k - 1]
-            arrivals = [_moved(by_key, last, weights[last], free & _HOME, _OUTSIDE) for by_key in before]
             rest = steps[k:finish] if k < finish else steps[k:]  # bear-offs to the last checker, or to the goal
-            if _home_at(points, counts, ends, arrivals, prefix[k], _key(steps[:k], weights), len(values), rest):
-                return False
+            if _may_all_be_home(counts, ends, rest):
+                last = steps[k - 1]
+                arrivals = [_moved(by_key, last, weights[last], free & _HOME, _OUTSIDE) for by_key in before]
+                if _home_at(points, counts, ends, arrivals, prefix[k], _key(steps[:k], weights), len(values), rest):
+                    return False
         if k == wanted:
             key, fields = _key(steps, weights), len(values)
             options = [_options(point, by_key, _OUTSIDE | _HOME, [], 0) for point, by_key in zip(points, ends)]
@@ -708,20 +709,16 @@ def _options(point: int, by_key: dict[int, int], within: int, places: list[int],
     return options
 
 
-def _home_at(points: list[int], counts: list[int], ends: list[dict[int, int]], arrivals: list[dict[int, int]],
-             pips: int, key: int, fields: int, rest: tuple[int, ...]) -> bool:
-    """Whether the checkers, reaching the points of ``ends``, may all be first home having moved
-    ``pips`` with counted steps making ``key``, one of them arriving with the last step (on the
-    points of ``arrivals``), and with a checker on each point of ``rest`` to bear off."""
+def _may_all_be_home(counts: list[int], ends: list[dict[int, int]], rest: tuple[int, ...]) -> bool:
+    """Whether the checkers (``counts`` of each kind), reaching the points of ``ends``, may all be
+    home with a checker on each point of ``rest`` to bear off, by where they reach alone."""
     reach = []
-    for by_key, arriving in zip(ends, arrivals):
+    for by_key in ends:
         at = 0
         for points_at in by_key.values():
             at |= points_at
         if not at & _HOME:
             return False
-        for points_at in arriving.values():
-            at |= points_at
         reach.append(at)
     dice = sorted(set(rest))
     wanted = [rest.count(die) for die in dice]
@@ -730,18 +727,23 @@ def _home_at(points: list[int], counts: list[int], ends: list[dict[int, int]], a
         if sum(count for count, at in zip(counts, reach) if at & bits) < sum(
                 wanted[slot] for slot in range(len(dice)) if chosen >> slot & 1):
             return False
+    return True
+
+
+def _home_at(points: list[int], counts: list[int], ends: list[dict[int, int]], arrivals: list[dict[int, int]],
+             pips: int, key: int, fields: int, rest: tuple[int, ...]) -> bool:
+    """Whether the checkers, reaching the points of ``ends``, may all be first home having moved
+    ``pips`` with counted steps making ``key``, one of them arriving with the last step (on the
+    points of ``arrivals``, among those of ``ends``), and with a checker on each point of ``rest``
+    to bear off."""
     arrived = 1 << (_FIELD * fields)  # the key of the checker that came home last
-    options = [_options(point, by_key, _HOME, [], 0) + _options(point, arriving, _HOME, [], arrived)
-               for point, by_key, arriving in zip(points, ends, arrivals)]
-    if not _adds_up(counts, options, pips, key + arrived, fields + 1):  # first without the checkers placed: fewer sums
-        return False
     places = [0] * (HOME_TOP + 1)  # the key of a checker placed on each point to bear off from
-    for slot, die in enumerate(dice):
+    for slot, die in enumerate(sorted(set(rest))):
         places[die] = 1 << (_FIELD * (fields + 1 + slot))
-        key += wanted[slot] * places[die]
+        key += rest.count(die) * places[die]
     options = [_options(point, by_key, _HOME, places, 0) + _options(point, arriving, _HOME, places, arrived)
                for point, by_key, arriving in zip(points, ends, arrivals)]
-    return _adds_up(counts, options, pips, key + arrived, fields + 1 + len(dice))
+    return _adds_up(counts, options, pips, key + arrived, fields + 1 + len(set(rest)))
 
 
 def _adds_up(counts: list[int], options: list[list[tuple[int, int]]], pips: int, key: int, fields: int) -> bool:
