@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from bisect import insort
 from functools import lru_cache
-from itertools import accumulate
 from typing import Final
 
 from nardy_cli.core.moves import Move, Step, new_step
@@ -347,8 +346,9 @@ def _follow(legs: list[tuple[int, int]], sequence: tuple[int, ...], board: _Boar
             return False
         counts[src] -= 1
         counts[dst] += 1
-    if min(counts) < 0:
-        return False
+    for count in counts:
+        if count < 0:
+            return False
     waste = not board.exact and any(dst == OFF for _, dst in legs)
     if not waste and not _first_steps_make(sequence, sum(src - dst for src, dst in legs)):
         return False  # each step takes its die's pips off the legs: they must end at a sum of the first steps
@@ -477,7 +477,7 @@ def _longer_exists(depth: int, sequence: tuple[int, ...], ordered: bool, board: 
         for proofs, budget in _STAGES:
             board.undo(0)
             finer = sorted({min(tracked, values) for tracked in proofs if min(tracked, values) > counted})
-            counted = max(finer, default=counted)
+            counted = finer[-1] if finer else counted
             if any(_out_of_reach(board, free, 0, depth + 1, sequence, tracked) for tracked in finer):
                 found = False
                 break
@@ -596,7 +596,9 @@ def _out_of_reach(board: _Board, free: int, made: int, goal: int, sequence: tupl
     if movers:
         points.append(HEAD)
         counts.append(movers)
-    prefix = list(accumulate(sequence[made:], initial=0))
+    prefix = [0]  # the pips of the first steps, by their number
+    for die in sequence[made:]:
+        prefix.append(prefix[-1] + die)
     full = len(sequence) - made
     wanted = goal - made
     first_home = full + 1  # steps before all checkers can be home: never while the head keeps more than one
@@ -753,17 +755,30 @@ def _adds_up(counts: list[int], options: list[list[tuple[int, int]]], pips: int,
     need = [key >> (_FIELD * field) & 0b1111 for field in range(fields)]
     excess = sum((7 - count) << (_FIELD * field) for field, count in enumerate(need))
     over = sum(8 << (_FIELD * field) for field in range(fields))  # a field above its count, once excess is added
-    farthest = [max((move for _, move in kind), default=0) for kind in options]
+    farthest: list[int] = []  # the most pips one checker of each kind moves
+    most_steps: list[list[int]] = []  # the most steps of each counted value one checker of each kind makes
+    for kind in options:
+        most, most_of = 0, [0] * fields
+        for step_key, move in kind:
+            if move > most:
+                most = move
+            for field in range(fields):
+                made = step_key >> (_FIELD * field) & 0b1111
+                if made > most_of[field]:
+                    most_of[field] = made
+        farthest.append(most)
+        most_steps.append(most_of)
     left = sum(count * most for count, most in zip(counts, farthest))  # the most pips the checkers not placed move
     if left < pips:
         return False
-    most_steps = [[max((step_key >> (_FIELD * field) & 0b1111 for step_key, _ in kind), default=0)
-                   for field in range(fields)] for kind in options]  # of each counted value, by one checker
     supply = [sum(count * kind[field] for count, kind in zip(counts, most_steps)) for field in range(fields)]
     # (the most steps of each counted value the checkers not placed make)
     limit = (1 << (pips + 1)) - 1
     sums_by_key = {0: 1}
-    last = max((index for index, count in enumerate(counts) if count), default=-1)
+    last = -1  # the last kind with a checker
+    for index, count in enumerate(counts):
+        if count:
+            last = index
     for index in range(len(counts)):
         for placed in range(counts[index]):
             if index == last and placed == counts[index] - 1:  # the last checker: only the sums it ends at pips from
