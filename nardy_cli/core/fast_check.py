@@ -464,47 +464,46 @@ def _longer_exists(depth: int, sequence: tuple[int, ...], ordered: bool, board: 
     an illegal six-block under ``block=turn`` as the engine does (not at all); searched depth
     first from the start of the turn, the boards undone as it goes.
 
-    A cascade is first searched within a small budget of boards (most stops are proved so);
-    past it, :func:`_out_of_reach` tries to prove at once that no longer play exists, and the
-    search, if it must go on, starts again and skips every board from which that proof holds,
-    a finer proof tried in turn where it takes long (:data:`_STAGES`)."""
+    A cascade's stop is not searched at once: :func:`_out_of_reach` first tries to prove that no
+    longer play exists, and the search, if it must go on, skips every board from which that proof
+    holds, a finer proof tried in turn where it takes long (:data:`_STAGES`)."""
     board.undo(0)
-    search = _Search(depth, sequence, ordered, board, block_turn, _SEARCH_BUDGET if ordered else -1)
-    found = search.deeper(0)
-    if search.budget < 0 <= search.nodes:  # the budget ran out: prove, or search again with the proof
-        free = _free_points(board.opp, board.opposite)
-        values, counted = len(set(sequence[:depth + 1])), -1  # counting more than there are is counting all
-        for proofs, budget in _STAGES:
-            board.undo(0)
-            finer = sorted({min(tracked, values) for tracked in proofs if min(tracked, values) > counted})
-            counted = finer[-1] if finer else counted
-            if any(_out_of_reach(board, free, 0, depth + 1, sequence, tracked) for tracked in finer):
-                found = False
-                break
-            search = _Search(depth, sequence, ordered, board, block_turn, budget)
-            search.free = free
-            found = search.deeper(0)
-            if not search.budget < 0 <= search.nodes:
-                break
+    if not ordered:
+        found = _Search(depth, sequence, False, board, block_turn, -1).deeper(0)
+        board.undo(0)
+        return found
+    free = _free_points(board.opp, board.opposite)
+    values, counted = len(set(sequence[:depth + 1])), -1  # counting more than there are is counting all
+    found = False
+    for proofs, budget in _STAGES:
+        board.undo(0)
+        finer = sorted({min(tracked, values) for tracked in proofs if min(tracked, values) > counted})
+        counted = finer[-1] if finer else counted
+        if any(_out_of_reach(board, free, 0, depth + 1, sequence, tracked) for tracked in finer):
+            found = False
+            break
+        search = _Search(depth, sequence, True, board, block_turn, budget)
+        search.free = free
+        found = search.deeper(0)
+        if not search.budget < 0 <= search.nodes:
+            break
     board.undo(0)
     return found
 
 
-_SEARCH_BUDGET: Final = 2
-"""Boards a cascade's search visits before it tries to prove the stop cannot be passed (a board searched
-costs about as much as a proof: budgets 1, 2, 4, 6, 10 and 100 measured 5.75, 5.76, 5.78, 5.80, 5.86 and
-6.90 G instructions for the 12,500 cascade and passed-step checks of 500 generated crazy-nardy games)."""
 _STAGES: Final[tuple[tuple[tuple[int, ...], int], ...]] = (((0, 2, 3), 16), ((4,), 16), ((5,), -1))
-"""What a cascade's check tries once its first search ran out of budget, stage by stage: proofs by
-:func:`_out_of_reach` at the start of the turn, cheapest first (steps of how many of the highest values
-are counted beside the pips: counting every value makes too many keys), and, failing them, a search
-that skips the boards those proofs settle, within a budget of boards (-1: none), past which the next
-stage's finer proof is tried (a finer proof costs little where the search takes thousands of boards,
-but more than the search where it takes a few). The cascade and passed-step checks of 1,600 generated
-crazy-nardy games (seeds 11, 23 and 37: 400, 600 and 600 games) cost 2,075, 3,665 and 3,530 M
-instructions with one stage, ((0, 2, 3), -1), before :func:`_adds_up` dropped the keys it cannot
-complete; 1,713, 3,107 and 2,738 M with these; 1,715, 3,113 and 2,911 M without the last stage and
-with no budget in the second."""
+"""What a cascade's check tries, stage by stage: proofs by :func:`_out_of_reach` at the start of the
+turn, cheapest first (steps of how many of the highest values are counted beside the pips: counting
+every value makes too many keys), and, failing them, a search that skips the boards those proofs
+settle, within a budget of boards (-1: none), past which the next stage's finer proof is tried (a
+finer proof costs little where the search takes thousands of boards, but more than the search where
+it takes a few). The cascade and passed-step checks of 1,600 generated crazy-nardy games (seeds 11, 23
+and 37: 400, 600 and 600 games) cost 2,075, 3,665 and 3,530 M instructions with one stage,
+((0, 2, 3), -1), before :func:`_adds_up` dropped the keys it cannot complete; 1,713, 3,107 and 2,738 M
+with these; 1,715, 3,113 and 2,911 M without the last stage and with no budget in the second (all
+then after a first search of two boards). Since the proofs became cheaper, no first search is best:
+those of two generated sets (400 greedy games of seed 11, 600 random of seed 23) cost 892 and 1,581 M
+with none, and 904 and 1,601, 920 and 1,632, 949 and 1,693 M with 1, 2 and 4 boards."""
 
 
 class _Search:
