@@ -738,13 +738,14 @@ def _home_at(points: list[int], counts: list[int], ends: list[dict[int, int]], a
     points of ``arrivals``, among those of ``ends``), and with a checker on each point of ``rest``
     to bear off."""
     arrived = 1 << (_FIELD * fields)  # the key of the checker that came home last
+    dice = sorted(set(rest))
     places = [0] * (HOME_TOP + 1)  # the key of a checker placed on each point to bear off from
-    for slot, die in enumerate(sorted(set(rest))):
+    for slot, die in enumerate(dice):
         places[die] = 1 << (_FIELD * (fields + 1 + slot))
         key += rest.count(die) * places[die]
     options = [_options(point, by_key, _HOME, places, 0) + _options(point, arriving, _HOME, places, arrived)
                for point, by_key, arriving in zip(points, ends, arrivals)]
-    return _adds_up(counts, options, pips, key + arrived, fields + 1 + len(set(rest)))
+    return _adds_up(counts, options, pips, key + arrived, fields + 1 + len(dice))
 
 
 def _adds_up(counts: list[int], options: list[list[tuple[int, int]]], pips: int, key: int, fields: int) -> bool:
