@@ -633,6 +633,21 @@ def test_json_lines_with_a_broken_first_line_keep_the_others():
     assert [str(error) for error in records[0].errors] == ["3:1: invalid JSON: expecting ',' delimiter"]
 
 
+def test_a_json_array_broken_after_a_game_keeps_the_next_one():
+    """A '[' where the ',' between games belongs (found by the fuzz test): the next game was read as
+    the item of a nested array, so it was lost, and the outer array reported unclosed."""
+    text = b'[\n{\n  "tags": {"White": "A"}\n}[\n{\n  "tags": {"White": "B"}\n}\n]\n'
+    records = check_located(text, "x.json", "json")
+    assert [record.tags.get("White") for record in records] == ["A", None, "B"]
+    assert [str(error) for error in records[1].errors] == [
+        "4:2: expected ',' or ']' after a game in the array, found '['"]
+
+
+def test_a_json_array_with_a_comma_left_out_keeps_both_games():
+    records = check_located(b'[{"tags": {"White": "A"}} {"tags": {"White": "B"}}]\n', "x.json", "json")
+    assert [record.tags.get("White") for record in records] == ["A", "B"]
+
+
 @pytest.mark.parametrize("where", ["--jobs 2", "--dask local:2"])
 def test_validate_with_workers_survives_what_the_readers_survive(tmp_path, where):
     path = tmp_path / "deep.jsonl"

@@ -265,6 +265,13 @@ def _document(first_line: int, lines: Iterable[str], source: str) -> Iterator[Ga
         yield game_from_dict(data, source, line)
         if in_array or isinstance(data, dict):
             position = _past_blanks(text, position)
+            if in_array and position < len(text) and text[position] not in ",]{":  # ('{': a comma left out)
+                line, column = place(position)
+                game = GameRecord(source=source, line=line)
+                game.errors.append(RecordError(line, column, "expected ',' or ']' after a game in the array, found "
+                                                             f"{text[position]!r}"))
+                yield game
+                position = _resume(text, starts, line - first_line + 1, indent)
         else:  # a stray number or string: text that is no game, skipped to the next object
             position = _resume(text, starts, line - first_line + 1, indent)
     if in_array:
