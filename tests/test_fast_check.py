@@ -25,16 +25,19 @@ from nardy_cli.core.fast_check import (
     QuickCheck,
     _adds_up,
     _Board,
+    _find_paths,
     _first_steps_make,
     _follow,
     _free_points,
     _may_all_be_home,
     _out_of_reach,
+    _paths_key,
     _Search,
     _short_of_pips,
+    dice_paths,
     opponent_lowest,
 )
-from nardy_cli.core.moves import Move, parse_play
+from nardy_cli.core.moves import Move, Step, parse_play, step_of
 from nardy_cli.core.position import Position
 from nardy_cli.core.rules import OPTIONS, Rules
 from nardy_cli.core.sides import BAR, OFF, other
@@ -452,3 +455,29 @@ def test_checkers_add_up_as_every_choice_of_theirs_does() -> None:
         key = sum(rng.randint(0, 4) << (_FIELD * field) for field in range(fields))
         for pips in range(0, 20):
             assert _adds_up(counts, options, pips, key, fields) == ((key, pips) in reached), (counts, options, pips)
+
+
+def test_dice_paths_are_kept_by_a_key_of_their_own() -> None:
+    """Every distance, edge and dice a check can meet has its own key, and the paths kept are
+    those found anew; dice beyond the key's digits are found, not kept."""
+    dice_sets = {dice for length in range(5) for dice in product(range(1, 7), repeat=length)}
+    keys = {}
+    for distance in range(-25, 26):
+        for to_off in (False, True):
+            for dice in dice_sets:
+                key = _paths_key(distance, to_off, dice)
+                assert keys.setdefault(key, (distance, to_off, dice)) == (distance, to_off, dice)
+                if abs(distance) < 8 and len(dice) <= 3:
+                    assert dice_paths(distance, to_off, dice) == _find_paths(distance, to_off, dice)
+    assert _paths_key(40, False, (6, 5)) == _paths_key(3, False, (8,)) == -1
+    assert dice_paths(3, False, (8, 0)) == _find_paths(3, False, (8, 0)) == []
+    assert dice_paths(8, False, (5, 3)) == [((5, 3), ()), ((3, 5), ())]
+
+
+def test_steps_are_built_once_and_shared() -> None:
+    step = step_of(13, 7, 6, True)
+    assert type(step) is Step and step == Step(13, 7, 6, True) and step.hit is True
+    assert step_of(13, 7, 6, True) is step
+    assert step_of(13, 7, 6, False) == Step(13, 7, 6, False) and step_of(13, 7, 6, False).hit is False
+    assert step_of(25, 0, 6, False) == (25, 0, 6, False)  # bar to off: the corners of the table
+    assert step_of(30, 24, 6, False) == Step(30, 24, 6, False)  # outside the table: built, not kept

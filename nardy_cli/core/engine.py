@@ -27,7 +27,7 @@ from nardy_cli.core.fast_check import (
     preferred_paths,
     roll_sequence,
 )
-from nardy_cli.core.moves import Move, Step, new_step, point_name
+from nardy_cli.core.moves import Move, Step, point_name, step_of
 from nardy_cli.core.position import CHECKERS, Board, Position
 from nardy_cli.core.rules import Rules
 from nardy_cli.core.sides import BAR, BLACK, OFF, SIDE_NAMES, WHITE, Side, other
@@ -277,7 +277,7 @@ class _Turn:
                 if dst < 0 and (self.exact or src != highest):
                     return _EXACT_OFF if self.exact else _BEAR_OFF_HIGHER
                 board[OFF] += 1
-                return tuple(board), opp, new_step(Step, (src, OFF, die, False))
+                return tuple(board), opp, step_of(src, OFF, die, False)
             if highest <= HOME_TOP:  # exact bear-off: no moves inside the home once all are there
                 return _EXACT_HOME
         opp_point = self.opposite[dst]
@@ -293,7 +293,7 @@ class _Turn:
         board_after = tuple(board)
         if self.block_step and not me[dst] and block_at(board_after, dst, self.opposite, self.opp_lowest):
             return _SIX_BLOCK
-        return board_after, opp, new_step(Step, (src, dst, die, bool(held)))
+        return board_after, opp, step_of(src, dst, die, bool(held))
 
     def finding(self, reason: int, src: int, die: int, index: int | None = None) -> Finding:
         """The finding for a step that failed for ``reason``, the ``index``-th of the play tried."""

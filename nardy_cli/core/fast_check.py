@@ -20,7 +20,7 @@ from bisect import insort
 from functools import lru_cache
 from typing import Final
 
-from nardy_cli.core.moves import Move, Step, new_step
+from nardy_cli.core.moves import Move, Step, step_of
 from nardy_cli.core.position import Position
 from nardy_cli.core.rules import Rules
 from nardy_cli.core.sides import BAR, OFF, WHITE
@@ -55,10 +55,37 @@ def _roll_sequence(variant: str, cascade: str | None, dice: tuple[int, ...],
     return (dice[0],) * 4
 
 
-@lru_cache(maxsize=4096)
+_PATHS: Final[dict[int, Paths]] = {}  # dice_paths by _paths_key: a look-up by an int, not a call through Python
+_PATHS_KEPT: Final = 4096
+
+
 def dice_paths(distance: int, to_off: bool, dice: tuple[int, ...]) -> Paths:
     """Orders of dice that carry a checker exactly ``distance`` points (or, bearing off,
-    past the edge on the last die), fewest dice first, each with the dice left over."""
+    past the edge on the last die), fewest dice first, each with the dice left over (a list
+    shared between callers: never change it)."""
+    key = _paths_key(distance, to_off, dice)
+    paths = _PATHS.get(key) if key >= 0 else None
+    if paths is None:
+        paths = _find_paths(distance, to_off, dice)
+        if key >= 0 and len(_PATHS) < _PATHS_KEPT:
+            _PATHS[key] = paths
+    return paths
+
+
+def _paths_key(distance: int, to_off: bool, dice: tuple[int, ...]) -> int:
+    """One number for each distance (-32 to 31), bearing off or not, and dice 1-7 (a digit each,
+    so their number is known); -1 for others, which are not kept."""
+    if not -32 <= distance < 32:
+        return -1
+    key = 0
+    for die in dice:
+        if not 1 <= die <= 7:
+            return -1
+        key = key * 8 + die
+    return (key * 2 + (1 if to_off else 0)) * 64 + distance + 32
+
+
+def _find_paths(distance: int, to_off: bool, dice: tuple[int, ...]) -> Paths:
     found: dict[tuple[int, ...], tuple[int, ...]] = {}
 
     def extend(path: tuple[int, ...], left: tuple[int, ...], travelled: int) -> None:
@@ -148,15 +175,21 @@ def _head_checker_stop(die: int, opp: Board | list[int], opposite: tuple[int, ..
     return None
 
 
+_SEQUENCES: Final[dict[tuple[str, str | None], list[tuple[int, ...] | None]]] = {}
+"""Each roll's steps (not passed ones) by variant and cascade rule, then by first * 8 + second die:
+a look-up in a list, not a call through Python."""
+
+
 class QuickCheck:
     """The fast check under one rule set: call it as :meth:`Engine.check
     <nardy_cli.core.engine.Engine.check>`."""
 
-    __slots__ = ("variant", "cascade", "head_rule", "settings")
+    __slots__ = ("variant", "cascade", "head_rule", "settings", "sequences")
 
     def __init__(self, rules: Rules) -> None:
         variant = VARIANTS[rules.variant]
         self.variant, self.cascade, self.head_rule = rules.variant, rules.cascade, rules.head
+        self.sequences = _SEQUENCES.setdefault((rules.variant, rules.cascade), [None] * 64)
         self.settings = (variant.opposite, variant.hits, variant.head, BAR if variant.bar else HEAD,
                          rules.bearoff == "exact", variant.six_block and rules.block == "step",
                          variant.six_block and rules.block == "turn", variant.six_block, variant.cascade)
@@ -169,7 +202,13 @@ class QuickCheck:
         if position.variant != self.variant or len(dice) != 2:
             return None
         try:
-            sequence = _roll_sequence(self.variant, self.cascade, dice, passed)
+            first, second = dice
+            known = passed is None and 0 < first < 7 and 0 < second < 7
+            sequence = self.sequences[first * 8 + second] if known else None
+            if sequence is None:
+                sequence = _roll_sequence(self.variant, self.cascade, dice, passed)
+                if known:
+                    self.sequences[first * 8 + second] = sequence
         except (ValueError, TypeError):  # bad dice, or dice not in a tuple: the full path decides
             return None
         opposite, hits, head, top, exact, block_step, block_turn, six_block, cascade = self.settings
@@ -256,7 +295,7 @@ class _Board:
                     return False
                 me[src] -= 1
                 me[OFF] += 1
-                self.steps.append(new_step(Step, (src, OFF, die, False)))
+                self.steps.append(step_of(src, OFF, die, False))
                 return True
             if highest <= HOME_TOP:
                 return False
@@ -274,7 +313,7 @@ class _Board:
         if held:
             opp[opp_point] = 0
             opp[BAR] += 1
-        self.steps.append(new_step(Step, (src, dst, die, bool(held))))
+        self.steps.append(step_of(src, dst, die, bool(held)))
         return True
 
     def undo(self, mark: int) -> None:
