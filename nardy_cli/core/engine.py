@@ -68,11 +68,11 @@ class Play:
         self._position: Position | None = None
         self._passed: tuple[int, ...] | None = None
 
-    @classmethod
-    def known(cls, steps: tuple[Step, ...], state: tuple[Board, Board], position: Position,
+    @staticmethod
+    def known(steps: tuple[Step, ...], state: tuple[Board, Board], position: Position,
               passed: tuple[int, ...]) -> Play:
         """A play whose position and passed steps are already known (from the fast check)."""
-        play = cls(steps, None, state)
+        play = Play(steps, None, state)  # not a classmethod's cls(...): compiled, that is a call through Python
         play._position, play._passed = position, passed
         return play
 
