@@ -130,18 +130,7 @@ def parse_play(text: str) -> tuple[Move, ...]:
 
     Raises :class:`PlaySyntaxError` with the offset of the first bad token.
     """
-    if len(text) <= CACHED_PLAY_CHARS:
-        return _PLAYS.get(text)
-    moves: list[Move] = []
-    for word in text.split():
-        try:
-            word_moves = _PLAYS.get(word) if len(word) <= CACHED_PLAY_CHARS else ()
-        except PlaySyntaxError:
-            word_moves = ()
-        if not word_moves:  # an error, "-" (no play alone, wrong among moves) or a word too long to keep
-            return _parse_play(text)  # which raises the error with its offset in the whole text
-        moves += word_moves
-    return tuple(moves)
+    return _PLAYS.get(text) if len(text) <= CACHED_PLAY_CHARS else _PLAYS.by_words(text)
 
 
 class PlayCache:
@@ -149,8 +138,10 @@ class PlayCache:
     ``budget`` bytes: plays repeat a great deal across games and Moves are immutable, but the
     variety of a corpus is unbounded (an entry count alone let the cache grow to 78 MiB on real
     data). A play found costs one look-up in a plain dict: keeping the order of use instead (an
-    ordered dict) made a found play cost a tenth of a new one's parse. Equal Moves of different
-    plays are one object, counted once while a kept play holds it. The estimate is the memory
+    ordered dict) made a found play cost a tenth of a new one's parse. A play not found is made of
+    its words' moves, each word kept as a play of its own: plays repeat less than their moves (the
+    297 real matches of the corpora write 8,268 distinct plays in 32,954, with 532 distinct moves).
+    Equal Moves of different plays are one object, counted once while a kept play holds it. The estimate is the memory
     tracemalloc measures, the Moves' ``legs`` computed (tests check it)."""
 
     ENTRY_BYTES = 140  # the key, the tuple, the dict's entry
@@ -175,7 +166,7 @@ class PlayCache:
         moves = self._plays.get(text)  # a hit takes no lock: a look-up in a dict is atomic
         if moves is not None:
             return moves
-        parsed = _parse_play(text)  # a syntax error raises here, uncached
+        parsed = self.by_words(text) if " " in text else _parse_play(text)  # a syntax error raises, uncached
         with self._lock:
             if text in self._plays:
                 return self._plays[text]
@@ -192,6 +183,20 @@ class PlayCache:
             self.bytes += self._entry_bytes(text, moves)
             while self.bytes > self.budget:
                 self._drop()
+        return moves
+
+    def by_words(self, text: str) -> tuple[Move, ...]:
+        """The parsed play of ``text`` from the parsed moves of its words, each kept alone (not the
+        play: see :meth:`get`)."""
+        moves: tuple[Move, ...] = ()
+        for word in text.split():
+            try:
+                word_moves = self.get(word) if len(word) <= CACHED_PLAY_CHARS else ()
+            except PlaySyntaxError:
+                word_moves = ()
+            if not word_moves:  # an error, "-" (no play alone, wrong among moves) or a word too long to keep
+                return _parse_play(text)  # which raises the error with its offset in the whole text
+            moves += word_moves  # a play has few words: joined tuples cost less than a list made a tuple
         return moves
 
     def _move_bytes(self, move: Move) -> int:
