@@ -24,6 +24,8 @@ from nardy_cli.core.engine import Engine, steps_to_moves
 from nardy_cli.core.fast_check import QuickCheck
 from nardy_cli.core.position import Position
 from nardy_cli.core.rules import Rules
+from nardy_cli.core.sides import Side
+from nardy_cli.core.variants import Board
 
 ALL_DICE = [(a, b) for a in range(1, 7) for b in range(1, 7)]
 GAMES = ("long", "short", "gulbara")
@@ -34,7 +36,8 @@ def roll(rng: random.Random) -> tuple[int, int]:
 
 
 def positions_of(rules: Rules, games: int, seed: int) -> list[Position]:
-    rng, engine, seen = random.Random(seed), Engine(rules), {}
+    rng, engine = random.Random(seed), Engine(rules)
+    seen: dict[tuple[Board, Board, Side], Position] = {}
     for _ in range(games):
         position = Position.start(rules.variant)
         while not position.is_over():
@@ -83,15 +86,17 @@ def main() -> None:
                 continue  # a cascade's legal plays run to tens of thousands: a checker picks them step by step
             dice = [d for d in ALL_DICE if (d[0] == d[1]) == doubles]
             cases = [(p, rng.choice(dice)) for p in positions]
-            work = {"plays": lambda cases=cases, engine=engine: [engine.legal_plays(*case) for case in cases]}
+            # Callable[..., object]: mypy fits no lambda with defaults (binding the loop's values) to Callable[[], ...]
+            work: dict[str, Callable[..., object]] = {
+                "plays": lambda cases=cases, engine=engine: [engine.legal_plays(*case) for case in cases]}
             generated = rates(work, len(cases), args.rounds)["plays"]
             print(f"{variant:7} {label:11} legal-play generations: {generated:9,.0f}/s "
                   f"({len(cases)} distinct positions)")
         checks = []
         for position in positions:
-            dice = roll(rng)
-            play = engine.choose_play(position, dice, rng.choice)
-            checks.append((position, dice, steps_to_moves(play.steps)))
+            rolled = roll(rng)
+            play = engine.choose_play(position, rolled, rng.choice)
+            checks.append((position, rolled, steps_to_moves(play.steps)))
         print(f"{variant:7} recorded legal plays checked:")
         compare_checks("all", engine, checks, args.rounds)
         compare_checks("non-doubles", engine, [case for case in checks if case[1][0] != case[1][1]], args.rounds)

@@ -65,6 +65,7 @@ except ImportError:  # the judge then falls back to the CLI, or tests skip
 Position = tuple[Side, Side]
 Dice = tuple[int, int]
 Case = tuple[Side, Side, Dice]
+Via = Literal["auto", "module", "cli"]
 
 GNUBG_CLI: str | None = shutil.which("gnubg") or (
     "/usr/games/gnubg" if os.access("/usr/games/gnubg", os.X_OK) else None
@@ -202,7 +203,7 @@ def _cli_results(cases: Sequence[Case]) -> list[frozenset[Position]]:
 
 
 def legal_results_many(
-    cases: Sequence[Case], via: Literal["auto", "module", "cli"] = "auto"
+    cases: Sequence[Case], via: Via = "auto"
 ) -> list[frozenset[Position]]:
     """For each ``(on_roll, opponent, dice)``, the distinct ``(mover, opponent)`` results of its legal plays."""
     for on_roll, opponent, dice in cases:
@@ -230,7 +231,7 @@ def legal_results_many(
 
 
 def legal_results(
-    on_roll: Side, opponent: Side, dice: Dice, via: Literal["auto", "module", "cli"] = "auto"
+    on_roll: Side, opponent: Side, dice: Dice, via: Via = "auto"
 ) -> frozenset[Position]:
     """The distinct ``(mover, opponent)`` positions that the legal plays of ``dice`` lead to."""
     return legal_results_many([(on_roll, opponent, dice)], via)[0]

@@ -4,7 +4,9 @@ import subprocess
 import sys
 from dataclasses import replace
 from pathlib import Path
+from typing import cast
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 from matplotlib.patches import Circle, FancyArrowPatch
@@ -119,6 +121,7 @@ def test_turn_view_of_illegal_rolls_marks_the_steps():
     stopped = turn_view(result)
     assert stopped.position == result.final and stopped.mover == BLACK and stopped.dice == (4, 3)
     assert stopped.steps == ((24, 20), (13, 10)) and stopped.bad == 0  # the play; the finding names 24/20
+    assert stopped.note is not None
     assert stopped.note.startswith("blocked: 24/20: point 20 is made by two or more checkers of White")
     text = text_diagram(stopped)
     assert " >> 24/20 13/10 = 1/5 12/15 (in White's numbering)" in text and " !! blocked: 24/20" in text
@@ -156,7 +159,8 @@ def test_board_figure_draws_checkers_arrows_and_the_finding():
                                                                   0.7058823529411765)]
     # Black's 24/20 runs from White's 1 to White's 5 on the lower row (x = 12.5 and 8.5)
     path = arrows[0].get_path()
-    (start_x, _), (end_x, _) = path.vertices[0], path.vertices[2]  # the curve: start, control, end
+    vertices = cast(np.ndarray, path.vertices)  # an array: the stubs say ArrayLike
+    (start_x, _), (end_x, _) = vertices[0], vertices[2]  # the curve: start, control, end
     assert start_x == pytest.approx(12.5, abs=0.2) and end_x == pytest.approx(8.5, abs=0.2)
     texts = {text.get_text(): text.get_color() for text in axes.texts}
     note = next(text for text in texts if text.startswith("blocked: 24/20"))

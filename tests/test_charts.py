@@ -5,10 +5,14 @@ import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ElementTree
+from collections.abc import Iterable, Sequence
+from typing import Any, cast
 
 import pandas as pd
 import pytest
 from click.testing import CliRunner
+from matplotlib.patches import Rectangle
+from numpy.typing import ArrayLike
 
 from nardy_cli import notations
 from nardy_cli.analysis.aggregates import GROUPINGS, SCORED, TURN_COLUMNS, Aggregates, aggregate, turn_rows
@@ -33,6 +37,11 @@ from nardy_cli.run.corpus import iter_games
 
 PLAYERS = ("Ann", "Boris", "Chen")
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def points(values: ArrayLike) -> list[Any]:
+    """A line's data, as a list: what a Line2D holds is a sequence (its stubs say ArrayLike)."""
+    return list(cast(Iterable[Any], values))
 
 
 @pytest.fixture(scope="module")
@@ -92,7 +101,9 @@ def test_lengths_chart_counts_every_game(corpus):
     heights = {variant: sum(bar.get_height() for bar in bars)
                for variant, bars in zip(("long", "short"), axes.containers)}
     assert heights == {"long": 4, "short": 6}
-    assert axes.get_legend().get_texts()[0].get_text() == "длинные нарды"
+    legend = axes.get_legend()
+    assert legend is not None
+    assert legend.get_texts()[0].get_text() == "длинные нарды"
     assert axes.get_xlabel() == "ходы"
     shortest = min(len(result.turns) for _, _, pairs in [corpus] for _, result in pairs)
     assert axes.containers[0][0].get_x() == shortest // 5 * 5 > 0  # the first bin is where the games begin
@@ -106,7 +117,8 @@ def test_first_mover_chart_bars_are_the_first_movers_win_rates(corpus):
     for variant in ("long", "short"):
         games = [r for r in replays if r.rules.variant == variant]
         rates[tr(variant)] = 100 * sum(r.winner == r.first_mover for r in games) / len(games)
-    shown = {tick.get_text(): bar.get_height() for tick, bar in zip(axes.get_xticklabels(), axes.patches)}
+    bars = cast(Sequence[Rectangle], axes.patches)  # the chart's patches are its bars
+    shown = {tick.get_text(): bar.get_height() for tick, bar in zip(axes.get_xticklabels(), bars)}
     assert shown == pytest.approx(rates)
 
 
@@ -115,13 +127,16 @@ def test_dice_chart_title_gives_n_and_p_value(corpus):
     replays = [result for _, result in pairs]
     free_rolls = sum(len(r.turns) for r in replays) - 6  # short games' opening rolls are left out
     figure = dice_chart(aggregates)
-    p_value = float(re.search(r"p = (\S+)$", figure.get_label()).group(1))
-    assert f"n = {free_rolls}," in figure.get_label()
+    label = cast(str, figure.get_label())  # a figure's label is a str (its stubs say object)
+    found = re.search(r"p = (\S+)$", label)
+    assert found is not None
+    p_value = float(found.group(1))
+    assert f"n = {free_rolls}," in label
     assert 0 <= p_value <= 1
     player = dice_chart(aggregates, "Ann", "ru")
     ann_rolls = sum(1 for r in replays for t in r.turns if r.record.player(t.side) == "Ann"
                     and not (t.turn == 1 and r.rules.variant == "short"))
-    assert player.get_label().startswith(f"Кости: Ann — n = {ann_rolls},")
+    assert cast(str, player.get_label()).startswith(f"Кости: Ann — n = {ann_rolls},")
     with pytest.raises(ValueError, match="no rolls of player 'Zoe'"):
         dice_chart(aggregates, "Zoe")
     image = player.axes[0].get_images()[0]
@@ -139,13 +154,15 @@ def test_race_chart_follows_the_pips_of_the_game(corpus):
     turns = pd.DataFrame(turn_rows(game, result), columns=list(TURN_COLUMNS))
     figure = race_chart(turns, (360, 360), "Ann – Boris", "ru", ("Ann", "Boris"))
     white, black, *marks = figure.axes[0].get_lines()
-    legend = [text.get_text() for text in figure.axes[0].get_legend().get_texts()]
+    legend_box = figure.axes[0].get_legend()
+    assert legend_box is not None
+    legend = [text.get_text() for text in legend_box.get_texts()]
     assert legend[:2] == ["Ann (белые)", "Boris (чёрные)"]
     illegal = [t.turn for t in result.turns if not t.legal]
-    assert (list(marks[0].get_xdata()) if marks else []) == illegal
-    assert list(white.get_xdata()) == list(range(len(result.turns) + 1))
-    assert list(white.get_ydata()) == [360] + [t.after.pips(WHITE) for t in result.turns]
-    assert list(black.get_ydata()) == [360] + [t.after.pips(BLACK) for t in result.turns]
+    assert (points(marks[0].get_xdata()) if marks else []) == illegal
+    assert points(white.get_xdata()) == list(range(len(result.turns) + 1))
+    assert points(white.get_ydata()) == [360] + [t.after.pips(WHITE) for t in result.turns]
+    assert points(black.get_ydata()) == [360] + [t.after.pips(BLACK) for t in result.turns]
     assert figure.get_label() == "Гонка: пипсы по ходам: Ann – Boris"
 
 
@@ -272,4 +289,4 @@ def test_race_chart_marks_an_illegal_turn():
     result = replay(game.record)
     turns = pd.DataFrame(turn_rows(game, result), columns=list(TURN_COLUMNS))
     *_, marks = race_chart(turns, None, "", "en", ("A", "B")).axes[0].get_lines()
-    assert list(marks.get_xdata()) == [10] and list(marks.get_ydata()) == [result.turns[9].after.pips(BLACK)]
+    assert points(marks.get_xdata()) == [10] and points(marks.get_ydata()) == [result.turns[9].after.pips(BLACK)]

@@ -37,7 +37,7 @@ def test_pass_corpus_gathers_the_corpus_options_into_one_object():
     assert seen == [(Corpus(paths=("a.ntn", "b.mat"), rules=("head=general",), jobs=2, quiet=True), 5)]
 
 
-def exit_status(task: CorpusTask, findings: bool) -> int:
+def exit_status(task: CorpusTask, findings: bool) -> int | str | None:
     with pytest.raises(SystemExit) as ended:
         task.exit(findings=findings)
     return ended.value.code

@@ -86,6 +86,12 @@ def xgp_file() -> bytes:
     return pack([match_header(), game_header(1), move(-1, (3, 1), (7, 4, 5, 4), struct.pack("<26b", *points))])
 
 
+def made(folder: Path, exist_ok: bool = False) -> Path:
+    """``folder``, made."""
+    folder.mkdir(exist_ok=exist_ok)
+    return folder
+
+
 def workspace(folder: Path, command: str) -> None:
     """The files an example names, made from the bundled samples."""
     (folder / "sample_games").symlink_to(ROOT / "sample_games")
@@ -93,10 +99,11 @@ def workspace(folder: Path, command: str) -> None:
     match = record_example("mat.md", "")
     text = (samples / "long" / "club-evening.ntn").read_text(encoding="utf-8")
     makers = {
-        "games/": lambda: [shutil.copy(samples / name, folder / "games" / Path(name).name)
-                           for name in SMALL if (folder / "games").mkdir(exist_ok=True) or True],
-        "corpus/": lambda: [(folder / "corpus").mkdir(exist_ok=True)] + [
-            (folder / "corpus" / (Path(name).name + ".gz")).write_bytes(gzip.compress((samples / name).read_bytes()))
+        "games/": lambda: [shutil.copy(samples / name, made(folder / "games", exist_ok=True) / Path(name).name)
+                           for name in SMALL],
+        "corpus/": lambda: [
+            (made(folder / "corpus", exist_ok=True) / (Path(name).name + ".gz")).write_bytes(
+                gzip.compress((samples / name).read_bytes()))
             for name in SMALL],
         "match.mat": lambda: (folder / "match.mat").write_text(match, encoding="utf-8"),
         "round3.ntn": lambda: shutil.copy(samples / SMALL[1], folder / "round3.ntn"),
@@ -108,10 +115,10 @@ def workspace(folder: Path, command: str) -> None:
         "archive.zip": lambda: zipfile.ZipFile(folder / "archive.zip", "w").writestr(
             "kazan.ntn", (samples / SMALL[1]).read_bytes()),
         "old-matches.mat.gz": lambda: (folder / "old-matches.mat.gz").write_bytes(gzip.compress(match.encode())),
-        "records/": lambda: ((folder / "records").mkdir(), (folder / "records" / "m.mat").write_text(match)),
+        "records/": lambda: (made(folder / "records") / "m.mat").write_text(match),
         "export.txt": lambda: (folder / "export.txt").write_bytes(text.encode("cp1251")),
         "match.xg": lambda: shutil.copy(XG_MATCH, folder / "match.xg"),
-        "matches/": lambda: ((folder / "matches").mkdir(), shutil.copy(XG_MATCH, folder / "matches")),
+        "matches/": lambda: shutil.copy(XG_MATCH, made(folder / "matches")),
         "study.xgp": lambda: (folder / "study.xgp").write_bytes(xgp_file()),
     }
     words = command.replace("*", " ").split()

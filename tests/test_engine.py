@@ -1,7 +1,7 @@
 """Hand-checked positions for every rule and every rule option of both games."""
 import pytest
 
-from nardy_cli.core.engine import Engine, FindingStep, game_outcome, outcome_category
+from nardy_cli.core.engine import Engine, FindingStep, Outcome, game_outcome, outcome_category
 from nardy_cli.core.moves import parse_play
 from nardy_cli.core.position import Position
 from nardy_cli.core.rules import Rules
@@ -21,6 +21,13 @@ def verdict(position: str, dice: tuple[int, int], play: str, rules: str = ""):
 def finding(position: str, dice: tuple[int, int], play: str, rules: str = "") -> str | None:
     found = verdict(position, dice, play, rules).finding
     return None if found is None else str(found)
+
+
+def finished(rules: Rules, position: Position, *, money: bool = False) -> Outcome:
+    """The outcome of a game that is over (game_outcome gives None before)."""
+    outcome = game_outcome(rules, position, money=money)
+    assert outcome is not None
+    return outcome
 
 
 LONG_START = "long w 24x15 24x15"
@@ -66,7 +73,8 @@ def test_black_four_four_after_white_five_five_by_head_option():
     assert plays(AFTER_WHITE_55, (4, 4), "head=classic") == ["24/20(2)"]
     assert plays(AFTER_WHITE_55, (4, 4), "head=strict") == ["24/20"]
     assert plays(AFTER_WHITE_55, (4, 4), "head=general") == ["24/20(2)"]
-    assert finding(AFTER_WHITE_55, (4, 4), "24/20(2)", "head=strict").endswith("(head=strict)")
+    strict = finding(AFTER_WHITE_55, (4, 4), "24/20(2)", "head=strict")
+    assert strict is not None and strict.endswith("(head=strict)")
 
 
 # White's 6-2 played 24/16 stands on Black's 4: Black's 5-5 from the head is stopped there.
@@ -84,7 +92,8 @@ def test_general_head_lets_any_stopped_double_take_two():
 def test_head_rule_after_the_first_turn():
     # one six from the head; 18/12 lands on Black's head; 15/9/3 runs; the fourth six is lost
     assert plays("long w 24x13,18,15 24x14,20", (6, 6)) == ["24/18 15/9 9/3"]
-    assert finding("long w 24x13,18,15 24x14,20", (6, 6), "24/18(2) 18/12(2)").startswith("head:")
+    head = finding("long w 24x13,18,15 24x14,20", (6, 6), "24/18(2) 18/12(2)")
+    assert head is not None and head.startswith("head:")
 
 
 def test_first_turn_field_in_position():
@@ -120,7 +129,8 @@ def test_six_block_at_the_end_of_the_turn():
     assert finding(position, (2, 1), "20/18 15/14", "block=turn") is None  # broken again
     assert finding(position, (2, 1), "20/18 14/13", "block=turn") is None
     assert finding(position, (2, 1), "20/18 13/12", "block=turn") == "blocked: 13/12: point 12 is held by Black"
-    assert finding(position, (2, 1), "20/18 20/19", "block=turn").startswith("no-checker")
+    no_checker = finding(position, (2, 1), "20/18 20/19", "block=turn")
+    assert no_checker is not None and no_checker.startswith("no-checker")
     turn_block = finding("long w 20,19,17,16,15,14,13x9 24x15 -", (2, 1), "20/18 19/18", "block=turn")
     assert turn_block == ("six-block: the play ends with six points in a row and no Black checker ahead "
                           "(block=turn)")
@@ -226,28 +236,28 @@ def test_short_outcomes_and_points():
     rules = Rules.parse("short")
     won = Position.parse("short b - 6x15")
     assert outcome_category(won, "b") == "mars"
-    assert game_outcome(rules, won).points == 2
+    assert finished(rules, won).points == 2
     backgammon = Position.parse("short b - 24,6x14")
-    assert game_outcome(rules, backgammon).category == "koks"
-    assert game_outcome(rules, backgammon).points == 3
+    assert finished(rules, backgammon).category == "koks"
+    assert finished(rules, backgammon).points == 3
     single = Position.parse("short b - 6x14")
-    assert game_outcome(rules, single).points == 1
+    assert finished(rules, single).points == 1
     cubed = Position.parse("short b - 6x14 cube=4w")
-    assert game_outcome(rules, cubed).points == 4
+    assert finished(rules, cubed).points == 4
     jacoby = Rules.parse("short jacoby=on")
-    assert game_outcome(jacoby, won, money=True).points == 1
-    assert game_outcome(jacoby, Position.parse("short b - 6x15 cube=2b"), money=True).points == 4
+    assert finished(jacoby, won, money=True).points == 1
+    assert finished(jacoby, Position.parse("short b - 6x15 cube=2b"), money=True).points == 4
 
 
 @pytest.mark.parametrize("scoring,koks,home_mars,mars", [
     ("oin-mars", 2, 2, 2), ("oin-mars-koks", 3, 2, 2), ("home-mars", 2, 3, 2)])
 def test_long_scoring_schemes(scoring, koks, home_mars, mars):
     rules = Rules.parse(f"long scoring={scoring}")
-    assert game_outcome(rules, Position.parse("long b - 20,6x14 -")).points == koks
-    assert game_outcome(rules, Position.parse("long b - 6x10,1x5 -")).points == home_mars
-    assert game_outcome(rules, Position.parse("long b - 12,6x14 -")).points == mars
-    assert game_outcome(rules, Position.parse("long b - 6x14 -")).points == 1
-    assert game_outcome(rules, Position.parse("long b - 6x14 -")).category == "oin"
+    assert finished(rules, Position.parse("long b - 20,6x14 -")).points == koks
+    assert finished(rules, Position.parse("long b - 6x10,1x5 -")).points == home_mars
+    assert finished(rules, Position.parse("long b - 12,6x14 -")).points == mars
+    assert finished(rules, Position.parse("long b - 6x14 -")).points == 1
+    assert finished(rules, Position.parse("long b - 6x14 -")).category == "oin"
 
 
 # --- splitting a recorded play into single-die steps (the SGF writer's question) -------------

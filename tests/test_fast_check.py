@@ -40,12 +40,13 @@ from nardy_cli.core.fast_check import (
 from nardy_cli.core.moves import Move, Step, parse_play, step_of
 from nardy_cli.core.position import Position
 from nardy_cli.core.rules import OPTIONS, Rules
-from nardy_cli.core.sides import BAR, OFF, other
-from nardy_cli.core.variants import CHECKERS, HEAD, VARIANTS, cascade_steps
+from nardy_cli.core.sides import BAR, OFF, SIDES, other
+from nardy_cli.core.variants import CHECKERS, HEAD, VARIANTS, OptionName, cascade_steps
 from nardy_cli.replay import replay
 
 GAMES = ("long", "short", "gulbara")
-ENGINE_OPTIONS = ("head", "block", "cascade", "bearoff")  # the options the engine's verdicts depend on
+# the options the engine's verdicts depend on
+ENGINE_OPTIONS: tuple[OptionName, ...] = ("head", "block", "cascade", "bearoff")
 
 
 def random_rules(variant: str, rng: random.Random) -> Rules:
@@ -127,7 +128,7 @@ def run_differential(variant: str, turns: int, seed: int) -> Counter[str]:
     while counts["turns"] < turns:
         rules = random_rules(variant, rng)
         engine, quick = Engine(rules), QuickCheck(rules)
-        position = Position.start(variant, rng.choice("wb"))
+        position = Position.start(variant, rng.choice(SIDES))
         pending: tuple[int, int, tuple[int, ...]] | None = None  # dice and steps passed to the side to move
         for _ in range(400):
             if position.is_over() or counts["turns"] >= turns:
@@ -461,7 +462,7 @@ def test_dice_paths_are_kept_by_a_key_of_their_own() -> None:
     """Every distance, edge and dice a check can meet has its own key, and the paths kept are
     those found anew; dice beyond the key's digits are found, not kept."""
     dice_sets = {dice for length in range(5) for dice in product(range(1, 7), repeat=length)}
-    keys = {}
+    keys: dict[int, tuple[int, bool, tuple[int, ...]]] = {}
     for distance in range(-25, 26):
         for to_off in (False, True):
             for dice in dice_sets:

@@ -3,10 +3,11 @@ import random
 
 import pytest
 
-from gnubg_judge import legal_results_many, require_gnubg_cli, require_gnubg_module, safe_to_compare
+from gnubg_judge import Via, legal_results_many, require_gnubg_cli, require_gnubg_module, safe_to_compare
 from nardy_cli.core.engine import Engine
 from nardy_cli.core.position import Position
 from nardy_cli.core.rules import Rules
+from nardy_cli.core.sides import SIDES, Side
 
 pytestmark = pytest.mark.gnubg
 SHORT = Engine(Rules.preset("short"))
@@ -16,7 +17,7 @@ def random_cases(games: int, seed: int) -> list[tuple[Position, tuple[int, int]]
     """Every position of ``games`` random games, each with a fresh random roll."""
     rng, cases = random.Random(seed), []
     for _ in range(games):
-        position = Position.start("short", rng.choice("wb"))
+        position = Position.start("short", rng.choice(SIDES))
         while not position.is_over():
             dice = (rng.randint(1, 6), rng.randint(1, 6))
             cases.append((position, dice))
@@ -26,11 +27,11 @@ def random_cases(games: int, seed: int) -> list[tuple[Position, tuple[int, int]]
 
 def ours(position: Position, dice: tuple[int, int]) -> frozenset:
     mover = position.turn
-    other = "b" if mover == "w" else "w"
+    other: Side = "b" if mover == "w" else "w"
     return frozenset((p.position.board(mover), p.position.board(other)) for p in SHORT.legal_plays(position, dice))
 
 
-def compare(cases, via: str) -> None:
+def compare(cases, via: Via) -> None:
     boards = [(p.board(p.turn), p.board("b" if p.turn == "w" else "w"), dice) for p, dice in cases]
     theirs = legal_results_many(boards, via=via)
     mismatches = [(str(p), dice, len(ours(p, dice)), len(t)) for (p, dice), t in zip(cases, theirs)

@@ -11,6 +11,7 @@ import gnubg_judge
 from gnubg_judge import (
     OPENING,
     JudgeUnavailable,
+    Via,
     legal_results,
     legal_results_many,
     require_gnubg_cli,
@@ -21,7 +22,7 @@ from gnubg_judge import (
 )
 from nardy_cli.notations.gnubg_ids import BAR, OFF, Side, check_board
 
-VIAS = ["module", "cli"]
+VIAS: list[Via] = ["module", "cli"]
 
 
 def require(via: str) -> None:
@@ -43,7 +44,7 @@ def moved(start: Side, *steps: tuple[int, int]) -> Side:
 
 @pytest.mark.gnubg
 @pytest.mark.parametrize("via", VIAS)
-def test_opening_31(via: str) -> None:
+def test_opening_31(via: Via) -> None:
     """3-1 from the opening: 16 plays, all to different positions.
 
     One checker 4 pips: 24/20, 13/9, 8/4, 6/2 (4 plays). Two checkers: the 3
@@ -60,7 +61,7 @@ def test_opening_31(via: str) -> None:
 
 @pytest.mark.gnubg
 @pytest.mark.parametrize("via", VIAS)
-def test_opening_66(via: str) -> None:
+def test_opening_66(via: Via) -> None:
     """6-6 from the opening: 11 plays.
 
     18/12 and 7/1 are blocked and bearing off is not allowed, so each play is
@@ -76,7 +77,7 @@ def test_opening_66(via: str) -> None:
 
 @pytest.mark.gnubg
 @pytest.mark.parametrize("via", VIAS)
-def test_entering_with_a_hit(via: str) -> None:
+def test_entering_with_a_hit(via: Via) -> None:
     """A checker on the bar and one on 6, 2-1, the opponent's blot on the mover's 22.
 
     bar/23 then 23/22* or 6/5; bar/24 then 24/22* or 6/4: three results, the
@@ -95,7 +96,7 @@ def test_entering_with_a_hit(via: str) -> None:
 
 @pytest.mark.gnubg
 @pytest.mark.parametrize("via", VIAS)
-def test_dancing_leaves_the_position(via: str) -> None:
+def test_dancing_leaves_the_position(via: Via) -> None:
     """On the bar against a closed board nothing can be played: the one result is the position itself."""
     require(via)
     mover = side(bar=2, p6=2)

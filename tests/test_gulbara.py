@@ -232,6 +232,7 @@ def test_ntn_round_trip_and_json_are_lossless():
     assert [(a.side, a.kind) for a in record.actions] == [("w", "roll"), ("b", "passed"), ("b", "roll")]
     assert record.actions[1].comments == ["одна пропала"]
     again = ntn.prepare(record).text
+    assert again is not None
     assert next(ntn.read_games(again.splitlines(True))).actions == record.actions
     back = jsonl.game_from_dict(jsonl.game_to_dict(record))
     assert back.actions[1].kind == "passed" and back.actions[1].moves == record.actions[1].moves
@@ -267,12 +268,13 @@ BOTS = st.sampled_from(["random", "greedy"])
 def test_a_generated_crazy_game_always_validates(seed, options, bot):
     record = play_game(Rules.parse(f"gulbara {options}"), random.Random(seed), bot)
     text = ntn.prepare(record).text  # as written and read back, the way a file is validated
+    assert text is not None
     [read] = ntn.read_games(text.splitlines(True))
     assert [(a.side, a.kind, a.dice, a.moves) for a in read.actions] == \
         [(a.side, a.kind, a.dice, a.moves) for a in record.actions]
     result = replay(read)
     assert result.findings == [] and result.ending == "finish"
-    assert result.final.winner() is not None
+    assert result.final is not None and result.final.winner() is not None
 
 
 @pytest.mark.slow
@@ -302,7 +304,12 @@ def test_checkers_are_conserved_through_cascades_and_passes(seed, options):
 def test_a_mutated_game_is_caught_at_its_turn(seed, data):
     record = play_game(Rules.parse("gulbara"), random.Random(seed), "random")
     played = [i for i, a in enumerate(record.actions) if a.kind in ("roll", "passed") and a.moves]
-    cascades = [i for i in played if record.actions[i].dice[0] == record.actions[i].dice[1]]
+    cascades = []
+    for i in played:
+        dice = record.actions[i].dice
+        assert dice is not None  # a roll's or a passed play's
+        if dice[0] == dice[1]:
+            cascades.append(i)
     index = data.draw(st.sampled_from(cascades or played), label="turn")
     action = record.actions[index]
     # leave out one move of the cascade: the play is now short, out of order or impossible
@@ -360,7 +367,7 @@ def test_a_cascade_written_in_many_chained_hops_is_judged_quickly():
     assert verdict.legal and verdict.passed == ()
     assert str(verdict.position) == "gulbara w 24x2,21,20,18x5,16,4,2,1x3 24,5x2,3,2x4,1x7"
     assert verdict.position in [play.position for play in rules.legal_plays(position, (1, 1))]
-    assert [step.die for step in verdict.play.steps] == list(cascade_steps(1, 4))
+    assert verdict.play is not None and [step.die for step in verdict.play.steps] == list(cascade_steps(1, 4))
 
 
 def test_a_cascade_written_with_more_pips_than_it_has_is_judged_without_a_search():
@@ -371,5 +378,6 @@ def test_a_cascade_written_with_more_pips_than_it_has_is_judged_without_a_search
                        "11/6 6/1 18/12 18/12 12/6 18/12")
     verdict = engine("head=general block=off cascade=four bearoff=standard").judge(position, (1, 1), moves)
     assert sum(move.path[0] - move.path[-1] for move in moves) == 85 == sum(cascade_steps(1, 4)) + 1
+    assert verdict.finding is not None
     assert verdict.finding.code == "dice" and verdict.finding.message.startswith("the moves take 85 pips")
     assert str(verdict.position) == "gulbara b 12x2,6,4x2,3x2,2x2,1x6 1x4" and verdict.passed == ()

@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterator
 from contextlib import suppress
 from dataclasses import replace
 from pathlib import Path
+from typing import Any, TextIO
 from unittest import mock
 
 import pytest
@@ -61,10 +62,12 @@ fuzz = settings(max_examples=60, deadline=None, suppress_health_check=[HealthChe
 # --- helpers ---------------------------------------------------------------------------------
 
 
-def read_all(*paths: Path | str, **options: str) -> tuple[list[CorpusGame], list[str]]:
+def read_all(*paths: Path | str, encoding: str | None = None, pattern: str | None = None
+             ) -> tuple[list[CorpusGame], list[str]]:
     """Every game of ``paths`` through :func:`iter_games`, and the input errors reported."""
     errors: list[str] = []
-    games = list(iter_games([str(path) for path in paths], on_error=errors.append, **options))
+    games = list(iter_games([str(path) for path in paths], on_error=errors.append, encoding=encoding,
+                            pattern=pattern))
     return games, errors
 
 
@@ -101,8 +104,8 @@ def check_located(data: bytes, name: str, fmt: str | None = None) -> list[GameRe
     except notations.UnknownFormat:
         assert fmt is None
         return []
-    except sources.InputError as error:  # a binary file that is damaged, or none at all
-        assert binary and str(error).startswith(f"{name}: "), error
+    except sources.InputError as failure:  # a binary file that is damaged, or none at all
+        assert binary and str(failure).startswith(f"{name}: "), failure
         return []
     for record in records:
         assert len(record.errors) <= ERROR_LIMIT  # the others only counted (issue 15.1)
@@ -659,7 +662,7 @@ def test_validate_with_workers_survives_what_the_readers_survive(tmp_path, where
 # --- output safety ---------------------------------------------------------------------------
 
 
-def convert(*args: str, **kwargs: object):
+def convert(*args: str, **kwargs: Any):
     return CliRunner().invoke(cli, ["convert", *args], **kwargs)
 
 
@@ -669,7 +672,7 @@ def test_output_is_written_to_a_temporary_file_then_renamed(tmp_path, monkeypatc
     seen: list[tuple[str, list[str]]] = []
     real_write = notations.Target.write_prepared
 
-    def watching_write(target: notations.Target, games: Iterator, stream: io.TextIOBase) -> list[str]:
+    def watching_write(target: notations.Target, games: Iterator, stream: TextIO) -> list[str]:
         warnings = real_write(target, games, stream)
         seen.append((out.read_text(encoding="utf-8"), sorted(path.name for path in tmp_path.iterdir())))
         return warnings
@@ -690,7 +693,7 @@ def test_a_failed_conversion_leaves_no_partial_output(tmp_path, monkeypatch, fai
     if existing:
         out.write_text("old\n", encoding="utf-8")
 
-    def failing_write(target: notations.Target, games: Iterator, stream: io.TextIOBase) -> list[str]:
+    def failing_write(target: notations.Target, games: Iterator, stream: TextIO) -> list[str]:
         stream.write("(;FF[4]GM[6]" * 1000)
         raise failure
 
@@ -797,7 +800,7 @@ ERROR_HEAVY = {  # about 1 MiB of mistakes: one line of them, or a line each
 }
 
 
-def run_nardy(*args: str, limit: int | None = None, timeout: float = 120, **popen: object
+def run_nardy(*args: str, limit: int | None = None, timeout: float = 120, **popen: Any
               ) -> subprocess.CompletedProcess:
     """``nardy ARGS`` in a fresh interpreter, its address space (and its workers') limited to ``limit`` bytes."""
     prelude = (f"import resource; resource.setrlimit(resource.RLIMIT_AS, ({limit}, {limit})); " if limit else "")
@@ -1062,7 +1065,7 @@ def running(pid: int) -> bool:
         return False
 
 
-def started_with_workers(args: list[str], **popen: object) -> tuple[subprocess.Popen, set[int]]:
+def started_with_workers(args: list[str], **popen: Any) -> tuple[subprocess.Popen, set[int]]:
     # Ctrl-C as from a terminal: a shell's background job (CI run with `&`) inherits SIGINT ignored,
     # and a program started so rightly keeps ignoring it.
     code = ("import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
@@ -1156,8 +1159,12 @@ def test_a_game_too_long_to_ship_streams_with_the_rest_of_its_file(tmp_path, mon
     monkeypatch.setattr(parallel, "GAME_LIMIT", 20_000)
     streamed_from: list[int] = []
     stream = parallel._stream
-    monkeypatch.setattr(parallel, "_stream", lambda unit, *rest: streamed_from.append(unit.first_line) or
-                        stream(unit, *rest))
+
+    def stream_here(unit, *rest):
+        streamed_from.append(unit.first_line)
+        return stream(unit, *rest)
+
+    monkeypatch.setattr(parallel, "_stream", stream_here)
     task = functools.partial(replayed, build=validated)
 
     def lines(jobs: int) -> list[str]:
@@ -1187,6 +1194,7 @@ def uncommented(record: GameRecord) -> dict:
 
 @functools.lru_cache
 def xg_seed(name: str) -> tuple[bytes, list[dict]]:
+    assert CORPORA is not None  # its tests are skipped without the corpus's .xg files
     data = (CORPORA / "xg" / name).read_bytes()
     return data, [uncommented(record) for record in read_source(bytes_source(data, name))]
 

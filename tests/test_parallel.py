@@ -184,10 +184,13 @@ def test_finding_lines_deep_in_a_cut_file_are_the_files_lines(corpus):
     def place(game: int) -> str:
         """The file's text from where the first finding of game ``game`` points."""
         line = next(line for line in lines if f": game {game} (" in line)
-        number, column = re.match(r".*?:(\d+):(\d+): ", line).groups()
+        found = re.match(r".*?:(\d+):(\d+): ", line)
+        assert found is not None
+        number, column = found.groups()
         return text[int(number) - 1][int(column) - 1:]
 
-    assert int(re.match(r".*?:(\d+):", lines[0]).group(1)) > 1000
+    first = re.match(r".*?:(\d+):", lines[0])
+    assert first is not None and int(first.group(1)) > 1000
     assert re.match(r"\d\d: 24/23", place(22))
     assert place(26) == "7/"
 
@@ -215,15 +218,22 @@ def test_real_match_files(corpus, expected_mat):
 def test_whole_files_are_read_by_the_workers(corpus, expected_mat, tmp_path):
     """Issue 13: the parent read and shipped every whole file (15 % of all CPU with two workers); it
     now reads a file's first lines only, to tell its notation, and a worker reads the file."""
+    def opened(unit: parallel._Unit | str) -> tuple[str, list[str]]:
+        """The input a unit's worker opens (a unit, not the message of an unreadable input), and its lines."""
+        assert not isinstance(unit, str) and unit.opener is not None
+        return unit.opener.name, unit.lines
+
     units = list(parallel._work(corpus["mat"], None, None, None, 500))
-    assert [(unit.opener.name, unit.lines) for unit in units] == [(path, []) for path in corpus["mat"]]
+    assert [opened(unit) for unit in units] == [(path, []) for path in corpus["mat"]]
     shipped = list(parallel._work(corpus["mat"], None, None, None, 500, workers_read=False))
-    assert all(unit.opener is None and unit.lines for unit in shipped)  # for a remote Dask cluster
+    assert all(not isinstance(unit, str) and unit.opener is None and unit.lines
+               for unit in shipped)  # for a remote Dask cluster
     assert validation(corpus["mat"], jobs=2) == expected_mat
     packed = gzip.compress(Path(corpus["mat"][0]).read_bytes())
     (tmp_path / "cut.mat.gz").write_bytes(packed[: len(packed) * 2 // 3])  # damaged: read so far by the worker
     paths = [str(tmp_path / "cut.mat.gz"), *corpus["mat"][1:]]
-    assert parallel._work(paths, None, None, None, 500).__next__().opener is not None
+    first = parallel._work(paths, None, None, None, 500).__next__()
+    assert not isinstance(first, str) and first.opener is not None
     damaged = validation(paths, jobs=2)
     assert damaged == sequential(paths) and "cut.mat.gz: cannot read after line" in damaged[2][0]
 
@@ -274,8 +284,12 @@ def test_files_too_long_to_ship_are_streamed_here(corpus, expected, expected_mat
     monkeypatch.setattr(parallel, "SHIP_LIMIT", 2_000)
     streamed_here: list[str] = []
     stream = parallel._stream
-    monkeypatch.setattr(parallel, "_stream",
-                        lambda unit, *rest: streamed_here.append(unit.source) or stream(unit, *rest))
+
+    def stream_here(unit, *rest):
+        streamed_here.append(unit.source)
+        return stream(unit, *rest)
+
+    monkeypatch.setattr(parallel, "_stream", stream_here)
     assert validation(corpus["mat"], jobs=2) == expected_mat
     assert validation(corpus["generated"], jobs=2, chunk_games=4) == expected
     expected_names = [Path(path).name for path in corpus["mat"]] + ["array.json"]

@@ -35,7 +35,7 @@ from nardy_cli.reporting.stats import (
 )
 from nardy_cli.run.corpus import iter_games
 
-TEXT = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)) | st.sampled_from("Иван Пётр—|\t\n é"),
+TEXT = st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]) | st.sampled_from("Иван Пётр—|\t\n é"),
                max_size=12)
 LABEL = st.text(st.sampled_from("abcxyz ИвПё—%()_"), min_size=1, max_size=10).filter(lambda label: label[0] != " ")
 FLOAT = st.floats(allow_nan=True, allow_infinity=True) | st.sampled_from([0.5, -0.0, 1e16, 1e-16, 2 / 3, 1e300])
@@ -137,9 +137,8 @@ def pandas_statistics(aggregates, by, output_format, lang, min_rolls=0, top=None
     """What ``nardy stats`` printed when pandas printed it."""
     summary = summarize(aggregates, by)
     fairness = shortened(dice_fairness(dice_counts(aggregates, total=True)), min_rolls, top)
-    luck, quality = luck_table(aggregates), quality_summary(aggregates)
-    if quality.empty:
-        quality = None
+    luck, analysis = luck_table(aggregates), quality_summary(aggregates)
+    quality = None if analysis.empty else analysis
     if output_format == "csv":
         return summary.to_csv().rstrip("\n")
     if output_format == "json":
@@ -207,5 +206,6 @@ def test_standings_and_shortened_dice_tables_print_what_pandas_printed(runner, c
 @needs_corpus
 def test_stats_without_a_report_loads_neither_pandas_nor_numpy():
     """The printed tables are plain Python: pandas alone takes half a second and 50 MiB."""
+    assert CORPORA is not None  # needs_corpus skips the test without them
     assert not command_modules("stats", str(CORPORA / "xg"), "--jobs", "1") & {"pandas", "numpy", "matplotlib"}
     assert not command_modules("stats", str(SAMPLES / "long"), "--standings", "--format", "json") & {"pandas", "numpy"}

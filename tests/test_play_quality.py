@@ -150,6 +150,7 @@ def test_gnubg_move_analysis_in_sgf_is_read():
 
 @needs_corpus
 def test_an_analysed_gnubg_match_gives_error_rates():
+    assert CORPORA is not None  # needs_corpus skips the test without them
     path = CORPORA / "xg" / "charlot1-charlot2_7p_2025-11-08-2305.sgf"
     aggregates = Aggregates()
     for game in iter_games([str(path)], on_error=pytest.fail):
@@ -162,6 +163,7 @@ def test_an_analysed_gnubg_match_gives_error_rates():
 @pytest.mark.slow
 @needs_corpus
 def test_the_report_has_the_analysis_table(tmp_path):
+    assert CORPORA is not None  # needs_corpus skips the test without them
     path = CORPORA / "xg" / "hsbt-paris-2023-unger-job-7pt.xg"
     result = CliRunner().invoke(cli, ["stats", "--quiet", "--out", str(tmp_path / "report"), str(path)])
     assert result.exit_code == 0, result.output

@@ -25,14 +25,16 @@ NARDY = str(Path(sys.executable).parent / "nardy")
 def test_reading_counts_the_bytes_read_of_the_total(tmp_path, monkeypatch):
     packed = tmp_path / "long.ntn.gz"
     packed.write_bytes(gzip.compress(SAMPLE.read_bytes()))
-    monkeypatch.setattr(sys, "stderr", io.StringIO())
+    stderr = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", stderr)
     paths = [str(SAMPLE), str(packed)]
     assert progress.input_size(paths) == SAMPLE.stat().st_size + packed.stat().st_size
     with progress.reading(paths, None, "Reading", show=True) as bar:
         games = sum(1 for _ in iter_games(paths, on_error=print))
+        assert bar.bar is not None  # show=True
         assert bar.bar.n == bar.bar.total  # every byte of both files, the compressed one as compressed
     assert games == 400
-    assert "Reading" in sys.stderr.getvalue() and "B/s" in sys.stderr.getvalue()
+    assert "Reading" in stderr.getvalue() and "B/s" in stderr.getvalue()
 
 
 def test_no_bar_means_no_counting():

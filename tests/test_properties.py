@@ -10,7 +10,7 @@ from nardy_cli.core.engine import Engine
 from nardy_cli.core.moves import Move
 from nardy_cli.core.position import CHECKERS, Position
 from nardy_cli.core.rules import Rules
-from nardy_cli.core.sides import BAR, OFF, other
+from nardy_cli.core.sides import BAR, OFF, SIDES, other
 from nardy_cli.replay import replay
 
 RULE_SETS = [Rules.parse(text) for text in (
@@ -26,7 +26,7 @@ def random_turns(rules: Rules, seed: int, limit: int = 400):
     """(position, dice, plays) along one random legal game."""
     rng = random.Random(seed)
     engine = Engine(rules)
-    position = Position.start(rules.variant, rng.choice("wb") if rules.variant == "short" else "w")
+    position = Position.start(rules.variant, rng.choice(SIDES) if rules.variant == "short" else "w")
     for _ in range(limit):
         if position.is_over():
             return

@@ -41,6 +41,7 @@ window.addEventListener("load", () => {
 
 
 def chromium(*args: str) -> subprocess.CompletedProcess:
+    assert BROWSER is not None  # pytestmark skips the module without it
     return subprocess.run([BROWSER, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
                            "--virtual-time-budget=10000", *args], capture_output=True, text=True, timeout=120,
                           check=False)

@@ -1,7 +1,7 @@
 """Rule sets cannot be built inconsistent: every way of building one gives its variant's own
 options, each with a value the variant allows (the tables of RULES.md, checked by hand here)."""
 from dataclasses import replace
-from typing import get_args
+from typing import Any, get_args
 
 import pytest
 from hypothesis import given
@@ -63,10 +63,11 @@ def test_every_allowed_value_by_every_path(variant, option, value):
 def test_a_value_out_of_range_is_refused(variant, option, value):
     message = f"{option}=never is not allowed in {variants.variant(variant).title}: expected one of " \
               f"{', '.join(TABLES[variant][option])}"
-    for build in (lambda: Rules(variant=variant, **{option: "never"}),
+    never: dict[str, Any] = {option: "never"}  # Any: a value out of the option's Literal type, on purpose
+    for build in (lambda: Rules(variant=variant, **never),
                   lambda: Rules.parse(f"{variant} {option}=never"),
                   lambda: Rules.preset(variant).with_options([f"{option}=never"]),
-                  lambda: replace(Rules.preset(variant), **{option: "never"})):
+                  lambda: replace(Rules.preset(variant), **never)):
         with pytest.raises(RulesError) as error:
             build()
         assert str(error.value) == message
@@ -76,10 +77,11 @@ def test_a_value_out_of_range_is_refused(variant, option, value):
 def test_an_option_the_variant_lacks_is_refused(variant, option):
     value = next(values[0] for table in TABLES.values() if option in table for values in [table[option]])
     title = variants.variant(variant).title
-    for build in (lambda: Rules(variant=variant, **{option: value}),
+    foreign: dict[str, Any] = {option: value}  # Any: an option of another variant, on purpose
+    for build in (lambda: Rules(variant=variant, **foreign),
                   lambda: Rules.parse(f"{variant} {option}={value}"),
                   lambda: Rules.preset(variant).with_options([f"{option}={value}"]),
-                  lambda: replace(Rules.preset(variant), **{option: value})):
+                  lambda: replace(Rules.preset(variant), **foreign)):
         with pytest.raises(RulesError, match=f"rule option '{option}' does not exist in {title}: its options are "):
             build()
 
@@ -96,7 +98,8 @@ def test_switching_variant_by_replace_keeps_no_foreign_values():
         SHORT.with_options(["cube=off"])
 
 
-@pytest.mark.parametrize("build", [lambda: Rules(variant="medium"), lambda: Rules.preset("medium"),
+@pytest.mark.parametrize("build", [lambda: Rules(variant="medium"),  # type: ignore[arg-type]  # no variant, on purpose
+                                   lambda: Rules.preset("medium"),
                                    lambda: Rules.parse("medium"), lambda: LONG.with_options(["variant=medium"])])
 def test_an_unknown_variant_is_refused(build):
     with pytest.raises(RulesError, match="unknown variant 'medium': expected one of long, short, gulbara"):
@@ -117,10 +120,11 @@ def test_points_of_each_preset(scheme, points):
 
 def test_the_literal_types_name_the_tables_values():
     """The option value types of variants.py allow exactly the values some entry of the table allows."""
-    types = {"opening": variants.Opening, "head": variants.Head, "block": variants.Block,
-             "last_roll": variants.Switch, "scoring": variants.Scoring, "cube": variants.Switch,
-             "crawford": variants.Switch, "jacoby": variants.Switch, "cascade": variants.Cascade,
-             "bearoff": variants.Bearoff}
+    types: dict[variants.OptionName, Any] = {
+        "opening": variants.Opening, "head": variants.Head, "block": variants.Block,
+        "last_roll": variants.Switch, "scoring": variants.Scoring, "cube": variants.Switch,
+        "crawford": variants.Switch, "jacoby": variants.Switch, "cascade": variants.Cascade,
+        "bearoff": variants.Bearoff}
     assert set(types) == set(OPTIONS) == set(get_args(variants.OptionName))
     for option, literal in types.items():
         assert set(get_args(literal)) >= {value for values in OPTIONS[option].values() for value in values}

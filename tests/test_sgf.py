@@ -5,6 +5,7 @@ import io
 import re
 import subprocess
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,7 @@ import pytest
 from nardy_cli.core.moves import Move, parse_play
 from nardy_cli.core.sides import BLACK, WHITE
 from nardy_cli.notations import sgf
-from nardy_cli.record import Action, GameRecord
+from nardy_cli.record import Action, ActionKind, GameRecord
 
 DATA = Path(__file__).parent / "data" / "sgf"
 
@@ -82,8 +83,8 @@ def mat_games(path: Path) -> list[list[Action]]:
                 moves = None if "???" in text else () if text in ("", "Cannot Move") else parse_play(text)
                 games[-1].append(Action(side, "roll", dice=dice, moves=moves))
             else:
-                kind = {"Doubles": "double", "Takes": "take", "Drops": "drop"}[cell.group()]
-                games[-1].append(Action(side, kind))
+                kinds: dict[str, ActionKind] = {"Doubles": "double", "Takes": "take", "Drops": "drop"}
+                games[-1].append(Action(side, kinds[cell.group()]))
     return games
 
 
@@ -239,7 +240,7 @@ def test_the_engine_finds_every_fixture_game_legal(fixture: str) -> None:
 def test_bom_crlf_and_streaming() -> None:
     lines = ["\ufeff(;FF[4]GM[6]PW[A]PB[B]\r\n", ";W[31hefe])\r\n", "(;GM[6];B[21]\r\n"]
 
-    def feed() -> object:
+    def feed() -> Iterator[str]:
         yield from lines[:2]
         raise AssertionError("read past the end of the first game")
 
@@ -354,10 +355,10 @@ def test_combined_moves_are_split_into_open_steps() -> None:
     assert warnings == [("game 1 (? – ?): grouping of 3 plays not kept: SGF writes single steps ('13/7/6' and "
                          "'13/6' become '13/7 7/6', '6/4(2)' '6/4 6/4')")]  # issue 15.4: named, as documented
     (back,) = read_text(text)
-    assert [m.path for m in back.actions[0].moves] == [(13, 7), (7, 6)]  # White's 12 is closed
-    assert [m.path for m in back.actions[1].moves] == [(25, 20), (20, 15), (15, 10), (10, 5)]
-    assert [m.path for m in back.actions[2].moves] == [(6, 0), (13, 10)]
-    assert [m.path for m in back.actions[3].moves] == [(6, 3), (3, 2)]  # 6/5 would hit White's 20
+    assert [m.path for m in back.actions[0].moves or ()] == [(13, 7), (7, 6)]  # White's 12 is closed
+    assert [m.path for m in back.actions[1].moves or ()] == [(25, 20), (20, 15), (15, 10), (10, 5)]
+    assert [m.path for m in back.actions[2].moves or ()] == [(6, 0), (13, 10)]
+    assert [m.path for m in back.actions[3].moves or ()] == [(6, 3), (3, 2)]  # 6/5 would hit White's 20
 
 
 def test_plays_are_split_as_the_engine_plays_them() -> None:
@@ -454,7 +455,7 @@ def test_gnubg_loads_a_bear_off_split_into_legal_steps(gnubg: str, tmp_path: Pat
                       actions=[Action(WHITE, "roll", dice=(6, 5), moves=parse_play("10/off"))])
     complaints, (saved,) = gnubg_resave(gnubg, tmp_path, "bear_off.sgf", write([game])[0])
     assert complaints == []
-    assert [m.path for m in saved.actions[0].moves] == [(10, 5), (5, 0)]
+    assert [m.path for m in saved.actions[0].moves or ()] == [(10, 5), (5, 0)]
 
 
 def test_gnubg_loads_plays_split_from_mat_text(gnubg: str, corpora: Path, tmp_path: Path) -> None:

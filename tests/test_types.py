@@ -12,7 +12,7 @@ def test_every_action_kind_has_a_handler():
 def test_an_action_of_no_kind_is_a_finding_and_the_replay_goes_on():
     record = GameRecord(tags={"Variant": "long"})
     record.actions = [Action("w", "roll", (6, 5), parse_play("24/13"), line=3, column=1),
-                      Action("b", "castle", line=4, column=1),
+                      Action("b", "castle", line=4, column=1),  # type: ignore[arg-type]  # no kind, on purpose
                       Action("b", "roll", (3, 1), parse_play("24/20"), line=5, column=1)]
     result = replay(record)
     assert [(f.code, f.message, f.line) for f in result.findings] == [("syntax", "unknown action 'castle'", 4)]

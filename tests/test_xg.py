@@ -39,6 +39,7 @@ needs_corpus = pytest.mark.skipif(not XG_FILES, reason="the shared corpus of .xg
 
 
 def read_xg(name: str) -> list[GameRecord]:
+    assert XG_DIR is not None  # the tests that read them need the corpus
     path = XG_DIR / name
     return list(xg.read_games(io.BytesIO(path.read_bytes()), str(path)))
 
@@ -61,6 +62,7 @@ def same_game(games: list[GameRecord]) -> list:
 @needs_corpus
 @pytest.mark.parametrize("name", TWINS)
 def test_an_xg_file_gives_the_games_of_its_mat_twin(name):
+    assert CORPORA is not None  # needs_corpus skips the test without them
     assert same_game(read_xg(name)) == same_game(read_path(CORPORA / TWINS[name]))
 
 
@@ -151,6 +153,7 @@ def test_gnubg_imports_the_mat_conversion_with_the_same_games(gnubg, tmp_path, p
     imported = gnubg_games(gnubg, tmp_path, converted)
     assert gnubg_view(imported) == gnubg_view(games)
     if path.name in TWINS:
+        assert CORPORA is not None  # needs_corpus skips the test without them
         assert gnubg_view(imported) == gnubg_view(gnubg_games(gnubg, tmp_path, CORPORA / TWINS[path.name]))
 
 
@@ -161,6 +164,7 @@ def test_gnubg_imports_the_mat_conversion_with_the_same_games(gnubg, tmp_path, p
 @needs_corpus
 @pytest.mark.parametrize("options", [[], ["--jobs", "2"]], ids=["sequential", "two workers"])
 def test_every_command_takes_xg_files(runner, tmp_path, options):
+    assert XG_DIR is not None  # needs_corpus skips the test without them
     validated = runner.invoke(cli, ["validate", *options, str(XG_DIR)])
     assert validated.exit_code == 0, validated.output
     assert f"{len(XG_FILES) + 2} files" in validated.output and " 0 findings" in validated.output
@@ -176,6 +180,7 @@ def test_every_command_takes_xg_files(runner, tmp_path, options):
 
 @needs_corpus
 def test_standard_input_is_read_when_named():
+    assert XG_DIR is not None  # needs_corpus skips the test without them
     data = (XG_DIR / HSBT).read_bytes()
     result = CliRunner().invoke(cli, ["validate", "--from", "xg", "-"], input=data)
     assert result.exit_code == 0 and "7 games" in result.output
@@ -264,7 +269,7 @@ def test_a_made_file_reads_and_validates():
     assert errors == []
     assert [(g.tags["White"], g.tags["Black"], g.tags["Game"], g.result, g.tags["Termination"]) for g in games] == [
         ("Alice", "Bob", "1", "0-1", "resign"), ("Alice", "Bob", "2", "0-1", "resign")]
-    assert [str(m) for m in games[0].actions[0].moves] == ["8/5", "6/5"]
+    assert [str(m) for m in games[0].actions[0].moves or ()] == ["8/5", "6/5"]
     assert all(replay(g).findings == [] for g in games)
 
 
@@ -549,6 +554,7 @@ def test_the_last_position_of_a_real_file_is_the_replay_s(path):
     else:  # before a cube decision of the other side, after the last roll
         before = replayed.final
         assert position.turn != replayed.turns[-1].side
+    assert before is not None
     assert (position.white, position.black) == (before.white, before.black)
     assert (position.cube_value, position.cube_owner) == (before.cube_value, before.cube_owner)
 
@@ -556,6 +562,7 @@ def test_the_last_position_of_a_real_file_is_the_replay_s(path):
 @pytest.mark.slow
 @needs_corpus
 def test_hits_are_marked_where_xg_s_own_text_export_marks_them():
+    assert CORPORA is not None  # needs_corpus skips the test without them
     text_export = CORPORA / "tournament/kevung_gbf__test_HSBT-Paris-2023_Unger-Job_7pt_XGstyle.txt"
 
     def hit_points(action):  # XG writes 13/10*(2) for a hit by the first of two checkers: points, not counts
