@@ -14,8 +14,6 @@ from nardy_cli.reporting import parquet, tables
 from nardy_cli.run.corpus import iter_games
 
 KAZAN = "sample_games/long/kazan-cup-2026.ntn"  # 6 games, 5 findings
-# add(stats): the adder's other two parameters have defaults, which its type (RowSink, a Callable in
-# nardy_cli.analysis.aggregates) does not say: hence the ignore[call-arg] where a test adds one game alone.
 
 
 @pytest.fixture(scope="module")
@@ -34,7 +32,7 @@ def test_csv_tables_hold_every_row_in_order_whatever_the_batches(per_game, tmp_p
     monkeypatch.setattr(tables, "BATCH_ROWS", batch_rows)
     with tables.table_files(str(tmp_path), "csv") as add:
         for stats in per_game:
-            add(stats)  # type: ignore[call-arg]
+            add(stats, (), None)  # a game alone: no match findings, no match ended
         assert not list(tmp_path.glob("*.csv"))  # nothing appears before the end
     games, turns, findings = (read_csv(tmp_path / f"{name}.csv") for name in ("games", "turns", "findings"))
     assert games[0] == list(GAME_COLUMNS) and turns[0] == list(TURN_COLUMNS) and findings[0] == list(FINDING_COLUMNS)
@@ -49,7 +47,7 @@ def test_parquet_tables_keep_the_types(per_game, tmp_path):
     pytest.importorskip("pyarrow")
     with tables.table_files(str(tmp_path / "new"), "parquet") as add:
         for stats in per_game:
-            add(stats)  # type: ignore[call-arg]
+            add(stats, (), None)  # a game alone: no match findings, no match ended
     games = pd.read_parquet(tmp_path / "new" / "games.parquet", dtype_backend="numpy_nullable")
     assert list(games["game"]) == list(range(1, 7)) and str(games["turns"].dtype) == "Int64"
     assert games["hits_white"].isna().all()  # long nardy has no hits
@@ -65,7 +63,7 @@ def test_parquet_tables_hold_every_row_in_order_whatever_the_batches_and_row_gro
     monkeypatch.setattr(tables, "BATCH_ROWS", batch_rows)
     with tables.table_files(str(tmp_path / "child"), "parquet") as add:  # written by a process of its own
         for stats in per_game:
-            add(stats)  # type: ignore[call-arg]
+            add(stats, (), None)  # a game alone: no match findings, no match ended
     monkeypatch.setattr(parquet, "ROW_GROUP_BYTES", group_bytes)
     spool = b"".join(parquet.spooled(0, [row]) for stats in per_game for row in stats.turns)
     job = [{"file": str(tmp_path / "turns.parquet"), "columns": dict(TURN_COLUMNS)}]
@@ -90,16 +88,16 @@ def test_a_parquet_file_that_cannot_be_written_names_the_folder_and_why(tmp_path
 
 def test_a_failed_run_leaves_no_table_and_old_tables_need_force(per_game, tmp_path):
     with pytest.raises(RuntimeError), tables.table_files(str(tmp_path), "csv") as add:
-        add(per_game[0])  # type: ignore[call-arg]
+        add(per_game[0], (), None)  # a game alone: no match findings, no match ended
         raise RuntimeError("interrupted")
     assert not list(tmp_path.iterdir())
     with tables.table_files(str(tmp_path), "csv") as add:
-        add(per_game[0])  # type: ignore[call-arg]
+        add(per_game[0], (), None)  # a game alone: no match findings, no match ended
     with pytest.raises(OutputError, match="--force"):
         with tables.table_files(str(tmp_path), "csv"):
             pass
     with tables.table_files(str(tmp_path), "csv", force=True) as add:
-        add(per_game[1])  # type: ignore[call-arg]
+        add(per_game[1], (), None)  # a game alone: no match findings, no match ended
     assert read_csv(tmp_path / "games.csv")[1][1] == "2"
 
 
