@@ -428,10 +428,9 @@ class _Replayer:
             if declared == UNFINISHED and result.ending in ("finish", "draw"):
                 self.result_finding(f"the game is over ({self.expected_text()}) but marked unfinished")
             return
-        error = result_error(declared)
         parsed = Result.parse(declared)
-        if error or parsed is None:
-            self.result_finding(error or f"unreadable result {declared!r}")
+        if parsed is None:
+            self.result_finding(result_error(declared) or f"unreadable result {declared!r}")
             return
         if parsed.is_draw:
             if result.ending != "draw":

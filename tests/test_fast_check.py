@@ -34,8 +34,10 @@ from nardy_cli.core.fast_check import (
     _paths_key,
     _Search,
     _short_of_pips,
+    _single_die,
     dice_paths,
     opponent_lowest,
+    preferred_paths,
 )
 from nardy_cli.core.moves import Move, Step, parse_play, step_of
 from nardy_cli.core.position import Position
@@ -473,6 +475,41 @@ def test_dice_paths_are_kept_by_a_key_of_their_own() -> None:
     assert _paths_key(40, False, (6, 5)) == _paths_key(3, False, (8,)) == -1
     assert dice_paths(3, False, (8, 0)) == _find_paths(3, False, (8, 0)) == []
     assert dice_paths(8, False, (5, 3)) == [((5, 3), ()), ((3, 5), ())]
+
+
+def test_a_leg_of_one_die_takes_the_first_path_of_its_dice() -> None:
+    """The first of a leg's paths, when one die makes it, is found without them: the first die
+    that reaches (or bears off past the edge) with the rest of the dice left."""
+    for distance in range(-2, 26):
+        for to_off in (False, True):
+            for dice in {dice for length in range(1, 5) for dice in product(range(1, 7), repeat=length)}:
+                index = _single_die(distance, to_off, dice)
+                paths = dice_paths(distance, to_off, dice)
+                first = paths[0] if paths and len(paths[0][0]) == 1 else None
+                assert (index >= 0) == (first is not None), (distance, to_off, dice)
+                if first is not None:
+                    assert ((dice[index],), dice[:index] + dice[index + 1:]) == first
+
+
+def test_preferred_paths_put_those_that_do_not_hit_on_the_way_first() -> None:
+    """A stable sort by (dice, hits on the way), as GNU Backgammon expands ``13/7``, on random
+    boards of the opponent."""
+    rng = random.Random(5)
+    opposite = VARIANTS["short"].opposite
+    for _ in range(3000):
+        opp = [rng.choice((0, 0, 1, 1, 2)) for _ in range(26)]
+        src = rng.randint(2, 25)
+        dice = tuple(rng.randint(1, 6) for _ in range(rng.choice((2, 4))))
+        paths = dice_paths(rng.randint(1, src), rng.random() < 0.2, dice)
+        ranks = [(len(path), _hits_on_the_way(opp, opposite, src, path)) for path, _ in paths]
+        assert preferred_paths(opp, opposite, src, paths) == [
+            entry for _, entry in sorted(zip(ranks, paths), key=lambda pair: pair[0])]
+
+
+def _hits_on_the_way(opp: list[int], opposite: tuple[int, ...], src: int, path: tuple[int, ...]) -> bool:
+    """Whether a checker from ``src`` stops on a blot of the opponent before the last die of ``path``."""
+    points = [src - sum(path[:count]) for count in range(1, len(path))]
+    return any(point > 0 and opp[opposite[point]] == 1 for point in points)
 
 
 def test_steps_are_built_once_and_shared() -> None:

@@ -57,11 +57,11 @@ def steps(home: Home, die: int) -> set[Home]:
     for point in range(highest + 1):  # 0-based: the checker stands on point + 1
         if not home[point]:
             continue
-        after = list(home)
-        after[point] -= 1
+        after = list(home)  # x[i] = x[i] - 1: compiled, x[i] -= 1 is a generic in-place operation
+        after[point] = after[point] - 1
         target = point - die
         if target >= 0:
-            after[target] += 1
+            after[target] = after[target] + 1
         elif target < -1 and point != highest:
             continue  # a higher die bears off only from the highest point
         reached.add(tuple(after))

@@ -265,8 +265,8 @@ class _Turn:
         if src == HEAD and self.head and self.head_start - me[HEAD] >= self.head_limit:
             return _HEAD
         dst = src - die
-        board = list(me)
-        board[src] -= 1
+        board = list(me)  # counts changed as x[i] = x[i] - 1: compiled, x[i] -= 1 is a generic in-place operation
+        board[src] = board[src] - 1
         if dst <= 0 or (self.exact and src <= HOME_TOP):
             highest = self.top
             while not me[highest]:
@@ -276,7 +276,7 @@ class _Turn:
                     return _BEAR_OFF_HOME
                 if dst < 0 and (self.exact or src != highest):
                     return _EXACT_OFF if self.exact else _BEAR_OFF_HIGHER
-                board[OFF] += 1
+                board[OFF] = board[OFF] + 1
                 return tuple(board), opp, step_of(src, OFF, die, False)
             if highest <= HOME_TOP:  # exact bear-off: no moves inside the home once all are there
                 return _EXACT_HOME
@@ -287,9 +287,9 @@ class _Turn:
                 return _BLOCKED
             hit_board = list(opp)
             hit_board[opp_point] = 0
-            hit_board[BAR] += 1
+            hit_board[BAR] = hit_board[BAR] + 1
             opp = tuple(hit_board)
-        board[dst] += 1
+        board[dst] = board[dst] + 1
         board_after = tuple(board)
         if self.block_step and not me[dst] and block_at(board_after, dst, self.opposite, self.opp_lowest):
             return _SIX_BLOCK

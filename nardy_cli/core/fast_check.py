@@ -101,16 +101,30 @@ def _find_paths(distance: int, to_off: bool, dice: tuple[int, ...]) -> Paths:
 
 
 def preferred_paths(opp: Board | list[int], opposite: tuple[int, ...], src: int, paths: Paths) -> Paths:
-    """Paths that do not hit on the way first, as GNU Backgammon expands ``13/7``."""
-    def hits_on_the_way(path: tuple[int, ...]) -> bool:
-        point = src
-        for die in path[:-1]:
-            point -= die
+    """``paths`` (fewest dice first, as :func:`dice_paths` gives them) with, among those of as many
+    dice, the ones that do not hit on the way first, as GNU Backgammon expands ``13/7``: a stable
+    sort by (dice, hits on the way), written as a loop (compiled, ``sorted`` with a key function
+    calls through Python for every path)."""
+    preferred: Paths = []
+    hitting: Paths = []  # those of the current number of dice that hit on the way
+    length = 0
+    for entry in paths:
+        path = entry[0]
+        if len(path) != length:
+            preferred.extend(hitting)
+            hitting = []
+            length = len(path)
+        point, hits = src, False
+        for index in range(len(path) - 1):
+            point -= path[index]
             if point > 0 and opp[opposite[point]] == 1:
-                return True
-        return False
-
-    return sorted(paths, key=lambda entry: (len(entry[0]), hits_on_the_way(entry[0])))
+                hits = True
+                break
+        if hits:
+            hitting.append(entry)
+        else:
+            preferred.append(entry)
+    return preferred + hitting
 
 
 def opponent_lowest(opp: Board | list[int]) -> int:
@@ -215,10 +229,8 @@ class QuickCheck:
         passing = passed is not None
         is_double = passing or dice[0] == dice[1]
         side = position.turn
-        if side == WHITE:
-            me, opp = list(position.white), list(position.black)
-        else:
-            me, opp = list(position.black), list(position.white)
+        theirs = position.black if side == WHITE else position.white
+        me, opp = list(position.white if side == WHITE else position.black), list(theirs)
         legs = [leg for move in moves for leg in move.legs]
         if len(legs) > len(sequence):
             return None
@@ -235,7 +247,8 @@ class QuickCheck:
             finished = me[OFF] == CHECKERS  # bearing off the last checker counts as the whole sequence
             if block_turn and illegal_block(me, opposite, lowest):
                 return None
-            ordered: Accepted = (tuple(me), tuple(opp), tuple(steps), () if passing or finished else sequence[depth:])
+            ordered: Accepted = (tuple(me), _after_hits(opp, theirs, steps), tuple(steps),
+                                 () if passing or finished else sequence[depth:])
             if not (depth == len(sequence) or finished) and _longer_exists(depth, sequence, True, board, block_turn):
                 return None
             return ordered
@@ -246,7 +259,7 @@ class QuickCheck:
                 return None
         if block_turn and illegal_block(me, opposite, lowest):
             return None
-        result: Accepted = (tuple(me), tuple(opp), tuple(steps), ())
+        result: Accepted = (tuple(me), _after_hits(opp, theirs, steps), tuple(steps), ())
         made = len(steps)
         # A double that bears off the last checker uses as many steps as any play: each checker
         # takes ceil(point / die) steps in every play that moves it off.
@@ -265,9 +278,20 @@ class QuickCheck:
         return result
 
 
+def _after_hits(opp: list[int], before: Board, steps: list[Step]) -> Board:
+    """The opponent's board after ``steps``: ``before`` itself unless a step hit (most plays hit
+    nothing, and a board made anew costs its copy and its freeing)."""
+    for step in steps:
+        if step.hit:
+            return tuple(opp)
+    return before
+
+
 class _Board:
     """The mover's and the opponent's boards of one check, played on and taken back in place, with
-    the steps made (a class, not closures: compiled, its calls are direct)."""
+    the steps made (a class, not closures: compiled, its calls are direct). Counts change as
+    ``x[i] = x[i] - 1``, here and in this module's other loops: compiled, ``x[i] -= 1`` is a generic
+    in-place operation (``PyNumber_InPlaceSubtract``), not an operation on ints."""
 
     __slots__ = ("me", "opp", "steps", "opposite", "hits", "head", "head_left", "top", "exact", "block_step",
                  "lowest")
@@ -293,8 +317,8 @@ class _Board:
             if dst <= 0:
                 if highest > HOME_TOP or (dst < 0 and (exact or src != highest)):
                     return False
-                me[src] -= 1
-                me[OFF] += 1
+                me[src] = me[src] - 1
+                me[OFF] = me[OFF] + 1
                 self.steps.append(step_of(src, OFF, die, False))
                 return True
             if highest <= HOME_TOP:
@@ -304,15 +328,15 @@ class _Board:
         held = opp[opp_point]
         if held and (held > 1 or not self.hits):
             return False
-        me[src] -= 1
-        me[dst] += 1
+        me[src] = me[src] - 1
+        me[dst] = me[dst] + 1
         if self.block_step and me[dst] == 1 and block_at(me, dst, opposite, self.lowest):
-            me[src] += 1
-            me[dst] -= 1
+            me[src] = me[src] + 1
+            me[dst] = me[dst] - 1
             return False
         if held:
             opp[opp_point] = 0
-            opp[BAR] += 1
+            opp[BAR] = opp[BAR] + 1
         self.steps.append(step_of(src, dst, die, bool(held)))
         return True
 
@@ -321,11 +345,11 @@ class _Board:
         steps, me, opp, opposite = self.steps, self.me, self.opp, self.opposite
         while len(steps) > mark:
             src, dst, _, hit = steps.pop()
-            me[src] += 1
-            me[dst] -= 1
+            me[src] = me[src] + 1
+            me[dst] = me[dst] - 1
             if hit:
                 opp[opposite[dst]] = 1
-                opp[BAR] -= 1
+                opp[BAR] = opp[BAR] - 1
 
 
 def _first_resolution(legs: list[tuple[int, int]], dice: tuple[int, ...], board: _Board) -> bool:
@@ -333,6 +357,12 @@ def _first_resolution(legs: list[tuple[int, int]], dice: tuple[int, ...], board:
     order, each by its first dice path (most plays resolve so)."""
     steps = board.steps
     for src, dst in legs:
+        single = _single_die(src - dst, dst == OFF, dice)
+        if single >= 0:  # the first of the paths: one die (most legs), found without them
+            if not board.play(src, dice[single]):
+                return False
+            dice = dice[:single] + dice[single + 1:]
+            continue
         paths = dice_paths(src - dst, dst == OFF, dice)
         if len(paths) != 1:
             if not paths:
@@ -344,6 +374,17 @@ def _first_resolution(legs: list[tuple[int, int]], dice: tuple[int, ...], board:
                 return False
             src = steps[-1][1]
     return True
+
+
+def _single_die(distance: int, to_off: bool, dice: tuple[int, ...]) -> int:
+    """The index of the first die that carries a checker ``distance`` points (or off, past the
+    edge), or -1: :func:`dice_paths` puts the paths of one die first, in the order of ``dice``,
+    and none of them passes a point on the way, so :func:`preferred_paths` leaves them first."""
+    for index in range(len(dice)):
+        die = dice[index]
+        if die == distance or (to_off and die > distance):
+            return index
+    return -1
 
 
 def _resolve(legs: list[tuple[int, int]], dice: tuple[int, ...], board: _Board) -> bool:
@@ -383,8 +424,8 @@ def _follow(legs: list[tuple[int, int]], sequence: tuple[int, ...], board: _Boar
     for src, dst in legs:
         if dst != OFF and opp[opposite[dst]]:
             return False
-        counts[src] -= 1
-        counts[dst] += 1
+        counts[src] = counts[src] - 1
+        counts[dst] = counts[dst] + 1
     for count in counts:
         if count < 0:
             return False
@@ -711,7 +752,7 @@ def _bearing_off(me: list[int], steps: tuple[int, ...]) -> int:
     for made, die in enumerate(steps):
         if not left[die]:
             return made
-        left[die] -= 1
+        left[die] = left[die] - 1
         on_board -= 1
         if not on_board:
             break
@@ -831,7 +872,7 @@ def _adds_up(counts: list[int], options: list[list[tuple[int, int]]], pips: int,
             within = limit >> max(pips - left, 0) << max(pips - left, 0)  # sums the checkers left can complete
             floor = 0  # the key of the counts the checkers left can complete, at the least
             for field in range(fields):
-                supply[field] -= most_steps[index][field]
+                supply[field] = supply[field] - most_steps[index][field]
                 floor += max(need[field] - supply[field], 0) << (_FIELD * field)
             floor = over - floor  # added to a key, a field that stays below 8 is below its floor
             grown: dict[int, int] = {}
@@ -848,7 +889,7 @@ def _adds_up(counts: list[int], options: list[list[tuple[int, int]]], pips: int,
             if grown == sums_by_key:  # more checkers of this kind change nothing
                 left -= (counts[index] - placed - 1) * farthest[index]
                 for field in range(fields):
-                    supply[field] -= (counts[index] - placed - 1) * most_steps[index][field]
+                    supply[field] = supply[field] - (counts[index] - placed - 1) * most_steps[index][field]
                 break
             sums_by_key = grown
     return bool(sums_by_key.get(key, 0) >> pips & 1)
