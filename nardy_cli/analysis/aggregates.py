@@ -96,12 +96,14 @@ def game_row(game: CorpusGame, result: GameReplay, luck: dict[str, LuckSums] | N
     }
     hits = VARIANTS[result.rules.variant].hits
     counts = {side: [0, 0, 0] for side in SIDE_KEYS}  # passes, doubles, hits
-    for turn in result.turns:
+    for turn in result.turns:  # x[i] = x[i] + n: compiled, x[i] += n is a generic in-place operation
         side_counts = counts[turn.side]
-        side_counts[0] += turn.legal and turn.dice_used == 0
-        side_counts[1] += turn.dice[0] == turn.dice[1]
+        if turn.legal and turn.dice_used == 0:
+            side_counts[0] = side_counts[0] + 1
+        if turn.dice[0] == turn.dice[1]:
+            side_counts[1] = side_counts[1] + 1
         if hits:
-            side_counts[2] += turn.hits
+            side_counts[2] = side_counts[2] + turn.hits
     for side, name in SIDE_KEYS.items():
         passes, doubles, hit_count = counts[side]
         sums = luck.get(side, LuckSums())
@@ -149,7 +151,9 @@ def game_rolls(game: CorpusGame, result: GameReplay) -> dict[str, tuple[int, ...
     skip_first = first_roll_not_double(game.record, result.rules)  # no free roll: not a test of the dice
     for turn in result.turns:
         if not (skip_first and turn.turn == 1):
-            counts[turn.side][roll_class(*turn.dice)] += 1
+            first, second = turn.dice
+            row, index = counts[turn.side], roll_class(first, second)
+            row[index] = row[index] + 1  # compiled, row[index] += 1 is a generic in-place operation
     return {side: tuple(row) for side, row in counts.items()}
 
 
@@ -291,14 +295,17 @@ class Aggregates:
         winner, first_mover, outcome, turns = row["winner"], row["first_mover"], row["outcome"], row["turns"]
         for side, name in SIDE_KEYS.items():
             if stats.luck and side in stats.luck:
-                self.luck.setdefault(row[name], LuckSums()).add(stats.luck[side])
+                sums = self.luck.get(row[name])
+                if sums is None:  # not setdefault: a LuckSums made for every game costs as much as its adding
+                    sums = self.luck[row[name]] = LuckSums()
+                sums.add(stats.luck[side])
             won = winner == side
             self._totals("player", row[name]).add(won, outcome if won else None, first_mover == side,
                                                   won and first_mover == side, turns, row[f"pips_lost_{name}"])
             if any(stats.rolls[side]):  # a player is in the dice tables once they have rolled
                 counts = self.rolls.setdefault(row[name], [0] * len(ROLL_CLASSES))
                 for index, count in enumerate(stats.rolls[side]):
-                    counts[index] += count
+                    counts[index] = counts[index] + count  # compiled, counts[index] += is generic
         self.standings.add_game(row)
         known = first_mover is not None
         for by, key in (("event", row["event"]), ("variant", row["variant"]), ("file", row["file"]),

@@ -37,9 +37,13 @@ def race_home(position: Position, side: Side) -> tuple[int, ...] | None:
     if contact is None:
         return None
     mine, theirs = position.board(side), position.board(other(side))
-    if any(mine[POINTS + 1:]) or any(theirs[contact:]):
-        return None
-    return tuple(mine[1:POINTS + 1])
+    for point in range(POINTS + 1, len(mine)):  # loops, not any() of slices: compiled, a call through Python
+        if mine[point]:
+            return None
+    for point in range(contact, len(theirs)):
+        if theirs[point]:
+            return None
+    return mine[1:POINTS + 1]
 
 
 def bearoff_luck(turn: ReplayedTurn) -> float | None:
@@ -105,7 +109,7 @@ def game_luck(result: GameReplay, *, per_turn: bool = True) -> tuple[dict[str, L
             side.turns += 1
             lost = turn.pips_lost
             side.lost += lost
-            side.lost_sq += lost ** 2
+            side.lost_sq += lost * lost
         if pips is not None:
             side.rolls += 1
             side.pips += pips

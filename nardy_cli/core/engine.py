@@ -609,7 +609,7 @@ class Engine:
         """The steps a roll gives, in order when they must be played in order (a cascade)."""
         if self.rules.variant != position.variant:
             raise ValueError(f"{self.rules.variant} rules cannot judge a {position.variant} position")
-        return roll_sequence(position.variant, self.rules.cascade, dice)
+        return self._quick.sequence(dice)
 
     def check(self, position: Position, dice: tuple[int, int], moves: tuple[Move, ...],
               passed: tuple[int, ...] | None = None) -> Verdict:

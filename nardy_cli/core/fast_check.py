@@ -208,6 +208,17 @@ class QuickCheck:
                          rules.bearoff == "exact", variant.six_block and rules.block == "step",
                          variant.six_block and rules.block == "turn", variant.six_block, variant.cascade)
 
+    def sequence(self, dice: tuple[int, int], passed: tuple[int, ...] | None = None) -> tuple[int, ...]:
+        """:func:`roll_sequence` under these rules, a roll's steps looked up in a list by its dice."""
+        if passed is None and len(dice) == 2:
+            first, second = dice
+            if 0 < first < 7 and 0 < second < 7:
+                sequence = self.sequences[first * 8 + second]
+                if sequence is None:
+                    sequence = self.sequences[first * 8 + second] = roll_sequence(self.variant, self.cascade, dice)
+                return sequence
+        return roll_sequence(self.variant, self.cascade, dice, passed)
+
     def __call__(self, position: Position, dice: tuple[int, int], moves: tuple[Move, ...],
                  passed: tuple[int, ...] | None = None) -> Accepted | None:
         """The mover's and the opponent's boards after a recorded play, its steps and the steps
@@ -216,13 +227,7 @@ class QuickCheck:
         if position.variant != self.variant or len(dice) != 2:
             return None
         try:
-            first, second = dice
-            known = passed is None and 0 < first < 7 and 0 < second < 7
-            sequence = self.sequences[first * 8 + second] if known else None
-            if sequence is None:
-                sequence = _roll_sequence(self.variant, self.cascade, dice, passed)
-                if known:
-                    self.sequences[first * 8 + second] = sequence
+            sequence = self.sequence(dice, passed)
         except (ValueError, TypeError):  # bad dice, or dice not in a tuple: the full path decides
             return None
         opposite, hits, head, top, exact, block_step, block_turn, six_block, cascade = self.settings
