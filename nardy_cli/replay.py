@@ -79,7 +79,12 @@ class ReplayedTurn:
             return 0
         if not isinstance(self._lost, int):
             offered = self._lost.steps(self.before, self.dice) if isinstance(self._lost, Engine) else self._lost
-            self._lost = sum(offered) - sum(step.die for step in self._steps)
+            lost = 0
+            for die in offered:  # loops, not sum(): compiled, sum() of a tuple is a call through Python
+                lost += die
+            for step in self._steps:
+                lost -= step.die
+            self._lost = lost
         return self._lost
 
     @property

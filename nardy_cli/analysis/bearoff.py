@@ -20,8 +20,9 @@ from array import array
 from functools import lru_cache
 from math import comb
 from pathlib import Path
+from typing import Final
 
-POINTS = 6
+POINTS: Final = 6  # Final: compiled, a module constant read from another module is then no look-up by name
 MAX_CHECKERS = 15
 VERSION = 2  # 2: each home's expected rolls and those after the best play of each roll, homes in rank order
 Home = tuple[int, ...]  # checkers on points 1..6

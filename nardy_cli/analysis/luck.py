@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from nardy_cli.analysis.bearoff import POINTS, table
 from nardy_cli.core.position import Position
@@ -21,7 +21,7 @@ from nardy_cli.replay import GameReplay, ReplayedTurn, first_roll_not_double
 EXPECTED_PIPS = float(Fraction(sum(4 * a if a == b else a + b for a in range(1, 7) for b in range(1, 7)), 36))
 # The opponent's own points (bar = 25) from which a checker can still reach the mover's home:
 # no checker there means a pure race for a mover whose checkers are all home.
-CONTACT_FROM = {"long": 13, "short": 19}
+CONTACT_FROM: Final = {"long": 13, "short": 19}
 
 
 def roll_pips(dice: tuple[int, int]) -> int:
