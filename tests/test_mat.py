@@ -169,7 +169,7 @@ _LINE_TEXT = st.text(st.sampled_from("0123456789)::  \t\u00a0\u3000\u0663\u0669Ù
 @given(_LINE_TEXT)
 def test_row_numbers_are_read_as_the_pattern_reads_them(text: str) -> None:
     numbered = _NUMBERED_PATTERN.match(text)
-    assert mat._row_number(text) == ((int(numbered["number"]), numbered.end()) if numbered else None)
+    assert mat._row_number(text, 0, len(text)) == ((int(numbered["number"]), numbered.end()) if numbered else (-1, 0))
 
 
 @settings(max_examples=3000)
@@ -177,8 +177,17 @@ def test_row_numbers_are_read_as_the_pattern_reads_them(text: str) -> None:
 def test_roll_cells_are_read_as_the_pattern_reads_them(text: str) -> None:
     cell = text.strip()
     roll = _ROLL_PATTERN.fullmatch(cell)
-    expected = ((int(roll["d1"]), int(roll["d2"])), roll["play"], roll.start("play")) if roll else None
-    assert mat._roll_cell(cell) == expected
+    expected = ((int(roll["d1"]), int(roll["d2"])), roll.start("play")) if roll else None
+    dice = mat._roll_dice(cell, 0, len(cell))
+    assert ((dice, mat._lstripped(cell, 3, len(cell))) if dice else None) == expected
+
+
+@settings(max_examples=3000)
+@given(_LINE_TEXT, st.integers(0, 16), st.integers(0, 16))
+def test_spans_are_stripped_as_strip_strips_them(text: str, start: int, end: int) -> None:
+    start, end = min(start, len(text)), min(max(start, end), len(text))
+    assert text[mat._lstripped(text, start, end):end] == text[start:end].lstrip()
+    assert text[start:mat._rstripped(text, start, end)] == text[start:end].rstrip()
 
 
 def test_score_line_ratings_money_game_and_beaver() -> None:

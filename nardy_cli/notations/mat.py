@@ -51,6 +51,7 @@ _OUTCOMES_RE: Final = re.compile(rf"(?:{_OUTCOME_RE.pattern}\s*)+", re.IGNORECAS
 _GLUED_ROW_RE: Final = re.compile(r"(?<=\s)\d{1,9}\)(?=\s)")  # Galaxy's next row, glued onto a move line
 _CANNOT_MOVE_RE: Final = re.compile(r"cannot\s+move", re.IGNORECASE)
 _UNRECORDED_RE: Final = re.compile(r"\?+")
+_NON_WORD_RE: Final = re.compile(r"\W")
 
 _CUBE_KINDS: Final[dict[str, ActionKind]] = {"doubles": "double", "beavers": "beaver", "takes": "take", "drops": "drop"}
 _CELL_EXPECTED: Final = "a roll like '63: 24/18 13/10', 'Doubles => 2', 'Takes', 'Drops', 'Beavers' or 'Wins 1 point'"
@@ -90,7 +91,7 @@ UNWRITABLE_TAGS: Final = ("Position",)
 
 
 def _tag_of_header(key: str, value: str) -> tuple[str, str]:
-    tag = _TAG_OF_KEY.get(key) or re.sub(r"\W", "", key)  # the pattern only for an unknown key
+    tag = _TAG_OF_KEY.get(key) or _NON_WORD_RE.sub("", key)  # the pattern only for an unknown key
     if tag == "Variant":
         value = _VARIANT_OF_VARIATION.get(value.lower(), value)
     return tag, value
@@ -110,7 +111,7 @@ def _rating_from_elo(elo: str | None) -> str | None:
 
 def _split_rating(name: str) -> tuple[str, str | None]:
     """A score-line name and its rating: ``Bob,1500`` is (``Bob``, ``1500``), as GamesGrid wrote them."""
-    rated = _RATED_NAME_RE.fullmatch(name)
+    rated = _RATED_NAME_RE.fullmatch(name) if "," in name else None
     return (rated["name"], rated["rating"]) if rated else (name, None)
 
 
@@ -120,7 +121,7 @@ def _with_players(tags: dict[str, str], names: tuple[str, str]) -> tuple[dict[st
     When the headers name the players the other way round (eXtreme Gammon's
     ``Player 1`` is the right-hand column), every White/Black header tag is swapped.
     """
-    (white, white_rating), (black, black_rating) = (_split_rating(name) for name in names)
+    (white, white_rating), (black, black_rating) = _split_rating(names[0]), _split_rating(names[1])
     headers_reversed = (tags.get("White"), tags.get("Black")) == (black, white) and white != black
     if headers_reversed:
         tags = _swap_sides(tags)
@@ -151,7 +152,7 @@ def sniff(head: str) -> bool:
     if any(_MATCH_RE.fullmatch(line) for line in lines):
         return True
     has_game = any(_GAME_RE.fullmatch(line) for line in lines)
-    return has_game and any(_row_number(line) and _ROLL_MARK_RE.search(line) for line in lines)
+    return has_game and any(_row_number(line, 0, len(line))[0] >= 0 and _ROLL_MARK_RE.search(line) for line in lines)
 
 
 def game_starts(head: list[str]) -> GameStarts | None:
@@ -180,57 +181,53 @@ def _score_fields(text: str) -> tuple[str, int, str, int] | None:
     return None
 
 
-def _row_number(text: str) -> tuple[int, int] | None:
-    """The row number a move line starts with (blanks, 1-9 digits, ``)``) and where it ends, or None.
-    Read by hand, not by a pattern: it is asked of every line (ASCII tested first: compiled, ord is a
-    primitive and a string method a call)."""
-    start, size = 0, len(text)
-    while start < size and (ord(text[start]) == 32 or (not 32 < ord(text[start]) < 127 and text[start].isspace())):
+def _lstripped(text: str, start: int, end: int) -> int:
+    """Where ``text[start:end].lstrip()`` starts in ``text``. Lines are read by index, not sliced and
+    stripped (a copy each time); ASCII is tested first: compiled, ord is a primitive and a string
+    method a call."""
+    while start < end:
+        code = ord(text[start])
+        if code != 32 and (32 < code < 127 or not text[start].isspace()):
+            break
         start += 1
-    end, value, ascii_digits = start, 0, True
-    while end < size:
-        digit = ord(text[end]) - 48
+    return start
+
+
+def _rstripped(text: str, start: int, end: int) -> int:
+    """Where ``text[start:end].rstrip()`` ends in ``text``."""
+    while end > start:
+        code = ord(text[end - 1])
+        if code != 32 and (32 < code < 127 or not text[end - 1].isspace()):
+            break
+        end -= 1
+    return end
+
+
+def _row_number(text: str, start: int, end: int) -> tuple[int, int]:
+    """The row number ``text[start:end]`` starts with (blanks, 1-9 digits, ``)``) and where it ends;
+    (-1, start) when it starts with none. Read by hand, not by a pattern: it is asked of every move
+    line. Never None: compiled, a tuple of two ints is passed unboxed, but an optional one is made."""
+    digits = _lstripped(text, start, end)
+    stop, value, ascii_digits = digits, 0, True
+    while stop < end:
+        digit = ord(text[stop]) - 48
         if not 0 <= digit <= 9:
-            if ord(text[end]) < 128 or not text[end].isdecimal():
+            if ord(text[stop]) < 128 or not text[stop].isdecimal():
                 break
             ascii_digits = False
         value = 10 * value + digit
-        end += 1
-    if not 0 < end - start <= 9 or end == size or text[end] != ")":
+        stop += 1
+    if not 0 < stop - digits <= 9 or stop == end or ord(text[stop]) != ord(")"):
+        return -1, start
+    return (value if ascii_digits else int(text[digits:stop])), stop + 1
+
+
+def _roll_dice(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """The dice of the roll cell ``text[start:end]`` (a stripped cell: two digits 1-6 and ``:``,
+    then its play), or None for another cell."""
+    if end - start < 3 or ord(text[start + 2]) != ord(":"):
         return None
-    return (value if ascii_digits else int(text[start:end])), end + 1
-
-
-def _roll_cell(cell: str) -> tuple[tuple[int, int], str, int] | None:
-    """A roll cell's dice (two digits 1-6 and ``:``), its play, and where the play starts in the
-    cell; None for another cell. ``cell`` is one stripped cell of one line."""
-    if len(cell) < 3 or cell[2] != ":":
-        return None
-    dice = written_dice(cell, 0, 1)
-    if dice is None:
-        return None
-    play = cell[3:].lstrip()
-    return dice, play, len(cell) - len(play)
-
-
-def _split_cells(text: str, numbered: tuple[int, int] | None) -> tuple[tuple[int, str], tuple[int, str] | None]:
-    """Split a move line (its ``N)``: ``numbered``, see :func:`_row_number`) into its left and right
-    cells, each as (start offset, text).
-
-    As GNU Backgammon does: when the line holds two ``:``, the right cell starts
-    two characters before the second; otherwise at the first double space at or
-    after column 16. The left cell starts after a leading ``N)``.
-    """
-    left_end, right_start = len(text), None
-    first = text.find(":")
-    second = text.find(":", first + 1) if first >= 0 else -1
-    if second > 3:
-        left_end, right_start = second - 3, second - 2
-    elif len(text) > 15 and (gap := text.find("  ", 15)) >= 0:
-        left_end, right_start = gap, gap + 1
-    left_start = numbered[1] if numbered and numbered[1] <= left_end else 0
-    left = (left_start, text[left_start:left_end])
-    return left, (right_start, text[right_start:]) if right_start is not None else None
+    return written_dice(text, start, start + 1)
 
 
 class _Outcome:
@@ -248,6 +245,7 @@ class _GameBuilder:
 
     def __init__(self, record: GameRecord, number: str) -> None:
         self.record, self.number = record, number
+        self.actions = record.actions  # the record's own list, appended to without an attribute look-up
         self.score_line_seen = False
         self.names: tuple[str, str] | None = None
         self.score: Score | None = None
@@ -269,74 +267,98 @@ class _GameBuilder:
         self.score = Score(white_score, black_score)
         return True
 
-    def read_move_line(self, line: int, text: str) -> None:
-        """Read the cells of a move line; a row number further on starts a row glued onto it."""
-        numbered = _row_number(text)
-        first_cell = numbered[1] if numbered else 0
-        if text.find(")", first_cell) < 0:  # the common line: one row
-            self.read_row(line, text, 0, numbered)
+    def read_move_line(self, line: int, text: str, end: int) -> None:
+        """Read the cells of the move line ``text[:end]``; a row number further on starts a row glued onto it."""
+        number, cells = _row_number(text, 0, end)
+        if text.find(")", cells, end) < 0:  # the common line: one row
+            self.read_row(line, text, 0, end, number, cells)
             return
-        starts = [0] + [glued.start() for glued in _GLUED_ROW_RE.finditer(text, first_cell)]
-        for start, end in zip(starts, starts[1:] + [len(text)]):
-            row = text[start:end]
-            self.read_row(line, row, start, numbered if start == 0 else _row_number(row))
+        starts = [0] + [glued.start() for glued in _GLUED_ROW_RE.finditer(text, cells, end)]
+        for start, stop in zip(starts, starts[1:] + [end]):
+            if start > 0:
+                number, cells = _row_number(text, start, stop)
+            self.read_row(line, text, start, stop, number, cells)
 
-    def read_row(self, line: int, text: str, offset: int, numbered: tuple[int, int] | None) -> None:
-        number = numbered[0] if numbered else None
-        left, right = _split_cells(text, numbered)
-        self.read_side(WHITE, left, number, line, offset)
-        if right is not None:
-            self.read_side(BLACK, right, number, line, offset)
+    def read_row(self, line: int, text: str, start: int, end: int, number: int, cells: int) -> None:
+        """Read the row ``text[start:end]``, whose cells start at ``cells`` after its row number
+        (-1 when it has none, see :func:`_row_number`): its left cell White's, its right cell Black's.
 
-    def read_side(self, side: Side, cell: tuple[int, str], number: int | None, line: int, offset: int) -> None:
-        """Read one side's cell of a row, unless it is blank."""
-        start, body = cell
-        trimmed = body.lstrip()
-        if trimmed:
-            self.read_cell(side, trimmed.rstrip(), number, line, offset + start + len(body) - len(trimmed) + 1)
+        Split as GNU Backgammon splits it: when the row holds two ``:``, the right cell
+        starts two characters before the second; otherwise at the first double space
+        at or after column 16. The left cell starts after a leading ``N)``.
+        """
+        left_end, right_start = end, -1
+        first = text.find(":", start, end)
+        second = text.find(":", first + 1, end) if first >= 0 else -1
+        if second - start > 3:
+            left_end, right_start = second - 3, second - 2
+        elif end - start > 15:
+            gap = text.find("  ", start + 15, end)
+            if gap >= 0:
+                left_end, right_start = gap, gap + 1
+        row = number if number >= 0 else None
+        self.read_cell(WHITE, text, cells if cells <= left_end else start, left_end, row, line)
+        if right_start >= 0:
+            self.read_cell(BLACK, text, right_start, end, row, line)
 
-    def read_cell(self, side: Side, cell: str, number: int | None, line: int, column: int) -> None:
-        if cell[0] in "WwLl" and _OUTCOMES_RE.fullmatch(cell):
-            for outcome in _OUTCOME_RE.finditer(cell):
+    def read_cell(self, side: Side, text: str, start: int, end: int, number: int | None, line: int) -> None:
+        """Read one side's cell of a row, ``text[start:end]``, unless it is blank."""
+        start = _lstripped(text, start, end)
+        if start >= end:
+            return
+        end = _rstripped(text, start, end)
+        dice = _roll_dice(text, start, end)
+        is_roll = dice is not None  # not narrowed: compiled, a narrowed tuple is unboxed, then boxed again
+        action: Action | None
+        if is_roll:
+            action = Action(side, "roll", dice, None, None, number, None, line, start + 1)
+            if not self.read_play(action, text, _lstripped(text, start + 3, end), end):
+                return
+        elif text[start] in "WwLl" and _OUTCOMES_RE.fullmatch(text, start, end):
+            for outcome in _OUTCOME_RE.finditer(text, start, end):
                 won = outcome["word"].lower() == "wins"
                 self.outcomes.append(_Outcome(side if won else other(side), int(outcome["points"]), line,
-                                              column + outcome.start(), won, outcome["match"] is not None))
+                                              outcome.start() + 1, won, outcome["match"] is not None))
             return
-        action = self.parse_action(side, cell, line, column)
-        if action is None:
-            return
+        else:
+            action = self.cube_action(side, text[start:end], line, start + 1)
+            if action is None:
+                return
+            action.number = number
         if self.outcomes:
-            self.error(line, column, f"expected nothing after the result {self.outcomes[0].points} point(s), "
-                                     f"found {cell!r}")
+            self.error(line, start + 1, f"expected nothing after the result {self.outcomes[0].points} point(s), "
+                                        f"found {text[start:end]!r}")
             return
-        action.number = number
-        actions = self.record.actions
-        actions.append(action)  # a beaver is a take and a redouble at once: no take follows it
+        self.actions.append(action)  # a beaver is a take and a redouble at once: no take follows it
 
-    def parse_action(self, side: Side, cell: str, line: int, column: int) -> Action | None:
-        """The action a cell holds, or None after recording an error."""
-        action = Action(side=side, line=line, column=column)
+    def read_play(self, roll: Action, text: str, start: int, end: int) -> bool:
+        """Give ``roll`` its play, ``text[start:end]``; False after recording an error. Only the
+        play is sliced: its text is the key of the parsed plays kept."""
+        if start == end:
+            roll.moves = ()  # the roll alone: no play possible
+            return True
+        first = ord(text[start])
+        if first == ord("?") and _UNRECORDED_RE.fullmatch(text, start, end):
+            return True  # rolled, then resigned: the play stays None
+        if (first == ord("C") or first == ord("c")) and _CANNOT_MOVE_RE.fullmatch(text, start, end):
+            roll.moves = ()
+            return True
+        try:
+            roll.moves = parse_play(text[start:end])
+        except PlaySyntaxError as exc:
+            self.error(roll.line, start + 1 + exc.offset, str(exc))
+            return False
+        return True
+
+    def cube_action(self, side: Side, cell: str, line: int, column: int) -> Action | None:
+        """The cube action a cell other than a roll holds, or None after recording an error."""
         # each pattern runs only where the cell's first characters allow it to match
-        roll = _roll_cell(cell)
-        if roll:
-            action.dice, play, play_start = roll
-            if play[:1] == "?" and _UNRECORDED_RE.fullmatch(play):
-                return action  # rolled, then resigned: the play stays None
-            try:
-                action.moves = () if not play or (play[0] in "Cc" and _CANNOT_MOVE_RE.fullmatch(play)) \
-                    else parse_play(play)
-            except PlaySyntaxError as exc:
-                self.error(line, column + play_start + exc.offset, str(exc))
-                return None
-            return action
         cube = _DOUBLE_RE.fullmatch(cell) if cell[0] in "DdBb" else None
         if cube:
-            action.kind = _CUBE_KINDS[cube["word"].lower()]
-            action.value = int(cube["value"]) if cube["value"] else None
-            return action
+            return Action(side, _CUBE_KINDS[cube["word"].lower()], value=int(cube["value"]) if cube["value"] else None,
+                          line=line, column=column)
         if cell[0] in "TtDd" and _ANSWER_RE.fullmatch(cell):
-            action.kind = _CUBE_KINDS[cell.lower()]
-            return action
+            return Action(side, _CUBE_KINDS[cell.lower()], line=line, column=column)
         dice_like = _DICE_LIKE_RE.match(cell)
         if dice_like:
             self.error(line, column, f"expected two dice 1-6 before ':', found {dice_like['dice']!r}")
@@ -410,11 +432,15 @@ def _termination_of(actions: list[Action], winner: Side) -> str | None:
     ``drop`` when the last action is a dropped double, None when the winner's
     plays bear off all 15 checkers, otherwise ``resign``.
     """
-    played = [action for action in actions if action.kind != "resign"]
-    if played and played[-1].kind == "drop":
+    last = next((action for action in reversed(actions) if action.kind != "resign"), None)
+    if last is not None and last.kind == "drop":
         return "drop"
-    borne_off = sum(move.count for action in played if action.side == winner and action.moves
-                    for move in action.moves if move.path[-1] == OFF)
+    borne_off = 0  # plain loops: compiled, they cost a third of a list and a generator
+    for action in actions:
+        if action.side == winner and action.moves:  # a resignation has none
+            for move in action.moves:
+                if move.path[-1] == OFF:
+                    borne_off += move.count
     return None if borne_off >= CHECKERS else "resign"
 
 
@@ -427,69 +453,72 @@ class _MatchReader:
         self.match_length: str | None = None
         self.comments: list[str] = []
         self.stray_errors = CappedErrors()  # before any game: as many as the lines
-        self.held_headers: list[str] = []  # header lines met inside a match (see release_headers)
+        self.held_headers: list[re.Match[str]] = []  # header lines met inside a match (see release_headers)
         self.game: _GameBuilder | None = None
         self.games_read = 0
         self.crawford_played = False
 
-    def feed(self, line: int, raw: str) -> Iterator[GameRecord]:
-        text = raw.rstrip("\r\n")
+    def feed(self, line: int, raw: str) -> GameRecord | None:
+        """Read one line, its line end included; the game it finishes, if any."""
         if line == 1:
-            text = text.removeprefix("\ufeff")
-        stripped = text.lstrip()
-        if not stripped:
-            return
+            raw = raw.removeprefix("\ufeff")
+        end = len(raw)  # the line is read up to its line end, never copied without it
+        while end and (ord(raw[end - 1]) == ord("\n") or ord(raw[end - 1]) == ord("\r")):
+            end -= 1
+        start = _lstripped(raw, 0, end)
+        if start == end:
+            return None
         # a line is told by its first (and last) characters before any pattern runs on it: a move
         # line, by far the most common, starts with a digit and does not end with "match"
-        first = stripped[0]
-        header = _HEADER_RE.fullmatch(text) if first == ";" else None
-        match_line = _MATCH_RE.fullmatch(text) if (48 <= ord(first) <= 57 or first.isdecimal()) \
-            and ("h" in text or "H" in text) else None  # "7 point match": no "h", no match line
-        game_line = _GAME_RE.fullmatch(text) if first in "Gg" else None
+        first, last = ord(raw[start]), ord(raw[_rstripped(raw, start, end) - 1])
+        header = _HEADER_RE.fullmatch(raw, 0, end) if first == ord(";") else None
+        match_line = _MATCH_RE.fullmatch(raw, 0, end) if (48 <= first <= 57 or first > 127 and raw[start].isdecimal()) \
+            and (last == ord("h") or last == ord("H")) else None
+        game_line = _GAME_RE.fullmatch(raw, 0, end) if first == ord("G") or first == ord("g") else None
         if header and self.game:  # a next match's header only if its 'N point match' follows
-            self.held_headers.append(text)
-            return
-        if self.held_headers:
-            yield from self.release_headers(bool(match_line))
+            self.held_headers.append(header)
+            return None
+        finished = self.release_headers(match_line is not None) if self.held_headers else None
         if (header or match_line) and self.game:
-            yield self.finish_game()
+            finished = self.finish_game()
             self.headers, self.match_length, self.comments, self.crawford_played = {}, None, [], False
         if header:
             self.feed_header(header)
         elif match_line:
             self.match_length = str(int(match_line["length"]))
-        elif first in ";#":
-            comment = stripped[1:].strip()
+        elif first == ord(";") or first == ord("#"):
+            comment = raw[start + 1:end].strip()
             (self.game.record.comments if self.game else self.comments).append(comment)
         elif game_line:
             if self.game:
-                yield self.finish_game()
+                finished = self.finish_game()
             self.start_game(line, game_line["number"])
         elif self.game is None:
-            self.stray_errors.add(RecordError(line, 1, "expected a header '; [Key \"value\"]', "
-                                                          f"'N point match' or ' Game N', found {text.strip()!r}"))
+            self.stray_errors.add(RecordError(line, 1, "expected a header '; [Key \"value\"]', 'N point match' "
+                                                          f"or ' Game N', found {raw[start:end].rstrip()!r}"))
         elif self.game.score_line_seen:
-            self.game.read_move_line(line, text)
-        elif not self.game.read_score_line(line, text) and _row_number(text):
-            self.game.read_move_line(line, text)
+            self.game.read_move_line(line, raw, end)
+        elif not self.game.read_score_line(line, raw[:end]) and _row_number(raw, 0, end)[0] >= 0:
+            self.game.read_move_line(line, raw, end)
+        return finished
 
-    def release_headers(self, next_match: bool) -> Iterator[GameRecord]:
+    def release_headers(self, next_match: bool) -> GameRecord | None:
         """Header lines met inside a match, now that the line after them shows what they were:
-        the next match's headers before its 'N point match', else comments of the game (a
-        stray header line must not end the match and lose its length and headers)."""
+        the next match's headers before its 'N point match' (the game they finish returned),
+        else comments of the game (a stray header line must not end the match and lose its
+        length and headers)."""
         held, self.held_headers = self.held_headers, []
         if not next_match:
             assert self.game is not None
-            self.game.record.comments.extend(header.lstrip()[1:].strip() for header in held)
-            return
-        if self.game:
-            yield self.finish_game()
+            self.game.record.comments.extend(header[0].lstrip()[1:].strip() for header in held)
+            return None
+        finished = self.finish_game() if self.game else None
         self.headers, self.match_length, self.comments, self.crawford_played = {}, None, [], False
         for header in held:
-            self.feed_header(_HEADER_RE.fullmatch(header))
+            self.feed_header(header)
+        return finished
 
-    def feed_header(self, header: re.Match[str] | None) -> None:
-        assert header is not None
+    def feed_header(self, header: re.Match[str]) -> None:
         tag, value = _tag_of_header(header["key"].rstrip(), header["value"])
         self.headers[tag] = value
 
@@ -503,30 +532,38 @@ class _MatchReader:
         assert self.game is not None
         record = self.game.finish(self.headers, self.match_length, list(self.comments), self.crawford_played)
         self.crawford_played = self.crawford_played or "Crawford" in record.tags
-        record.errors.put_first(self.stray_errors)
-        self.stray_errors, self.game = CappedErrors(), None
+        if self.stray_errors:  # (a method of an interpreted class: not called for nothing)
+            record.errors.put_first(self.stray_errors)
+            self.stray_errors = CappedErrors()
+        self.game = None
         self.games_read += 1
         return record
 
-    def close(self) -> Iterator[GameRecord]:
+    def close(self) -> GameRecord | None:
+        """The last game, or a record of the errors of a text without games."""
         if self.held_headers:
-            yield from self.release_headers(False)
+            self.release_headers(False)
         if self.game:
-            yield self.finish_game()
-        elif self.stray_errors or not self.games_read and (self.headers or self.match_length or self.comments):
+            return self.finish_game()
+        if self.stray_errors or not self.games_read and (self.headers or self.match_length or self.comments):
             # text but no game; a blank file holds none, as in every notation (--allow-empty accepts it)
             errors = self.stray_errors or CappedErrors([
                 RecordError(1, 1, "expected a MAT match (' Game N' and its moves), found no game")])
-            yield GameRecord(tags={"Variant": "short", **self.headers}, errors=errors, source=self.source,
-                             line=errors[0].line)
+            return GameRecord(tags={"Variant": "short", **self.headers}, errors=errors, source=self.source,
+                              line=errors[0].line)
+        return None
 
 
 def read_games(lines: Iterable[str], source: str = "") -> Iterator[GameRecord]:
     """Read the games of MAT text one at a time; bad lines become ``RecordError``s, never exceptions."""
     reader = _MatchReader(source)
     for number, raw in enumerate(lines, 1):
-        yield from reader.feed(number, raw)
-    yield from reader.close()
+        finished = reader.feed(number, raw)  # a plain call per line: a generator per line cost more
+        if finished is not None:
+            yield finished
+    finished = reader.close()
+    if finished is not None:
+        yield finished
 
 
 # --- writer --------------------------------------------------------------------
