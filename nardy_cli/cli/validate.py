@@ -1,7 +1,6 @@
 """``nardy validate``: every illegal move, cube action or result of a corpus."""
 from __future__ import annotations
 
-import json
 from functools import partial
 from typing import Any
 
@@ -67,6 +66,8 @@ def validate(corpus: Corpus, output_format: str, strict: bool, lang: str) -> Non
             show(result, bar)
     summary.unreadable = task.errors
     if output_format == "json":
+        import json
+
         not_listed = {"not_listed": budget.messages()} if budget.more else {}
         click.echo(json.dumps({**summary.as_dict(), "findings": findings, "notes": notes, **not_listed},
                               ensure_ascii=False, indent=2))

@@ -11,40 +11,57 @@ first bytes. formats/input.md says all this for users.
 """
 from __future__ import annotations
 
-import bz2
 import codecs
 import fnmatch
 import functools
-import gzip
+import importlib
 import io
-import lzma
 import os
 import re
 import sys
-import zipfile
-import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import chain
-from typing import IO, Any, Protocol
+from typing import IO, TYPE_CHECKING, Any, Protocol
 
 from nardy_cli.record import InputError
+
+if TYPE_CHECKING:
+    import zipfile
 
 STDIN = "<stdin>"  # the name of standard input in messages
 CHUNK_BYTES = 1 << 16
 SNIFF_BYTES = 64  # what the encoding is told from
-# Openers of compressed data, given a file name (then they close the file) or a stream.
-_COMPRESSED: dict[str, Callable[..., Any]] = {".gz": gzip.open, ".bz2": bz2.open, ".xz": lzma.open}
+# The modules whose open() reads compressed data, given a file name (then it closes the file) or a
+# stream; each is imported when a file so compressed is met (a few ms each, at every start otherwise).
+_COMPRESSED = {".gz": "gzip", ".bz2": "bz2", ".xz": "lzma"}
 _MAGIC = ((re.compile(rb"\x1f\x8b"), ".gz"), (re.compile(rb"BZh[1-9]1AY&SY"), ".bz2"),
           (re.compile(rb"\xfd7zXZ\x00"), ".xz"))
 _BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
          (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\n|\r)")
 _OTHER_BREAKS = "\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"  # where str.splitlines also breaks
-# What a damaged compressed file or archive raises while it is read.
-_READ_ERRORS = (OSError, EOFError, zlib.error, lzma.LZMAError, zipfile.BadZipFile)
-# What opening one raises besides: encrypted or unsupported zip members.
-_OPEN_ERRORS = _READ_ERRORS + (RuntimeError, NotImplementedError)
+
+
+def _read_errors() -> tuple[type[BaseException], ...]:
+    """What a damaged compressed file or archive raises while it is read (asked by ``except`` only
+    when something is raised: the modules are imported then, if no input needed them before)."""
+    import lzma
+    import zipfile
+    import zlib
+
+    return OSError, EOFError, zlib.error, lzma.LZMAError, zipfile.BadZipFile
+
+
+def _open_errors() -> tuple[type[BaseException], ...]:
+    """What opening one raises besides: encrypted or unsupported zip members."""
+    return *_read_errors(), RuntimeError, NotImplementedError
+
+
+def _decompressing(compression: str, file: Any) -> IO[bytes]:
+    """The data of ``file`` (a name or a stream) compressed as ``compression`` (an extension)."""
+    opened: IO[bytes] = importlib.import_module(_COMPRESSED[compression]).open(file)
+    return opened
 
 
 @dataclass(frozen=True)
@@ -198,7 +215,7 @@ def _read_batches(source: Source, encoding: str | None) -> Iterator[list[str]]:
         check_encoding(encoding)
     try:
         stream = source.open()
-    except _OPEN_ERRORS as error:
+    except _open_errors() as error:
         raise _unreadable_error(source.name, error, 0) from None
     lines = 0
     with stream:
@@ -206,7 +223,7 @@ def _read_batches(source: Source, encoding: str | None) -> Iterator[list[str]]:
             for batch in _line_batches(_decoded(stream, encoding)):
                 yield batch
                 lines += len(batch)
-        except _READ_ERRORS as error:
+        except _read_errors() as error:
             raise _unreadable_error(source.name, error, lines) from None
 
 
@@ -220,7 +237,7 @@ def read_bytes(source: Source, limit: int) -> bytes:
             while size <= limit and (chunk := stream.read(CHUNK_BYTES)):  # read(limit) would allocate limit
                 chunks.append(chunk)
                 size += len(chunk)
-    except _OPEN_ERRORS as error:
+    except _open_errors() as error:
         raise _unreadable_error(source.name, error, 0) from None
     data = b"".join(chunks)
     if len(data) > limit:
@@ -319,7 +336,7 @@ def _open_file(path: str) -> IO[bytes]:
         compression = _compression(path, raw)
         if compression is None:
             return raw
-        return io.BufferedReader(_Counted(_COMPRESSED[compression](raw), counting=False, also=raw))
+        return io.BufferedReader(_Counted(_decompressing(compression, raw), counting=False, also=raw))
     compression = _compression(path)
     if compression is None:
         raw = open(path, "rb")
@@ -327,19 +344,21 @@ def _open_file(path: str) -> IO[bytes]:
         if compression is None:
             return raw
         raw.close()
-    return _COMPRESSED[compression](path)
+    return _decompressing(compression, path)
 
 
 def _open_stdin() -> IO[bytes]:
     stream = io.BufferedReader(_Borrowed(sys.stdin.buffer))
     compression = _compression("", stream)
-    return _COMPRESSED[compression](stream) if compression else stream
+    return _decompressing(compression, stream) if compression else stream
 
 
 @functools.lru_cache(maxsize=1)
 def _archive(path: str, version: tuple[int, int]) -> zipfile.ZipFile:
     """The zip archive at ``path`` (``version``: its time and size), kept open while its members
     are read one after another: opening it again for each would read its directory each time."""
+    import zipfile
+
     return zipfile.ZipFile(path)
 
 
@@ -349,7 +368,7 @@ def _open_member(path: str, member: zipfile.ZipInfo) -> IO[bytes]:
     for hook in READ_HOOKS:  # a member counts as its compressed size, read at once
         hook(member.compress_size)
     compression = _compression(member.filename, raw)
-    return _COMPRESSED[compression](raw) if compression else raw
+    return _decompressing(compression, raw) if compression else raw
 
 
 def _unreadable(name: str, message: str) -> Source:
@@ -409,10 +428,12 @@ def _tree_sources(top: str, pattern: str | None, extensions: tuple[str, ...]) ->
 
 
 def _zip_sources(path: str, pattern: str | None, extensions: tuple[str, ...]) -> Iterator[Source]:
+    import zipfile  # here only: importing it costs as much as replaying a small file
+
     try:
         with zipfile.ZipFile(path) as archive:
             members = [info for info in archive.infolist() if not info.is_dir()]  # names may repeat
-    except _OPEN_ERRORS as error:
+    except _open_errors() as error:
         yield _unreadable(path, f"{path}: not a readable zip archive ({_reason(error)}); check that it is complete: "
                                 "a download may have been cut short")
         return

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import sys
-import zipfile
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, nullcontext
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -43,6 +42,8 @@ def input_size(paths: Iterable[str], pattern: str | None = None) -> int | None:
 def _size(name: str) -> int:
     if os.path.isfile(name):
         return os.path.getsize(name)
+    import zipfile
+
     archive, _, member = name.partition(".zip:")  # a member of an archive: its compressed size
     try:
         with zipfile.ZipFile(archive + ".zip") as opened:
