@@ -1,18 +1,23 @@
 """The notations nardy reads and writes, behind one interface.
 
-Each notation module has ``NAME``, ``EXTENSIONS``, ``sniff(head) -> bool``,
+Each notation module has ``NAME``, ``sniff(head) -> bool``,
 ``read_games(lines, source) -> Iterator[GameRecord]`` (streaming, never raising
 on bad input), ``TARGET``, the :class:`Target` that writes it, and
 ``write_games(games, out) -> list[str]`` (warnings naming what the notation
 could not express), which is ``TARGET.write_games``, and ``game_starts(head)``: how a
 file whose first lines are ``head`` can be cut into runs of whole games (see
-:data:`GameStarts`), or None when its files are read whole. A binary notation (``BINARY =
-True``: eXtreme Gammon's ``.xg``) reads a binary stream, ``read_games(stream, source)``,
-and writes nothing.
+:data:`GameStarts`), or None when its files are read whole. A binary notation (in :data:`BINARY`:
+eXtreme Gammon's ``.xg``) reads a binary stream, ``read_games(stream, source)``, and writes nothing.
+
+This registry knows each notation's extensions and whether it is binary, and how to tell XG, SGF
+and JSON from the start of a text (their modules' ``sniff``), without importing a notation's
+module: each is imported when a file of it is read (or must be told from NTN or MAT, whose
+modules tell their own).
 """
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache, partial
@@ -31,6 +36,11 @@ trusted), and the lines a reader must read before any run but the file's first."
 
 # Sniffing order: the most distinctive first (MAT files are .txt too).
 NAMES = ("xg", "ntn", "sgf", "jsonl", "mat")
+EXTENSIONS = {"xg": (".xg", ".xgp"), "ntn": (".ntn",), "sgf": (".sgf",), "jsonl": (".jsonl", ".json", ".ndjson"),
+              "mat": (".mat", ".txt")}
+"""Each notation's file extensions, by name."""
+BINARY = frozenset({"xg"})
+"""The notations read from bytes (their ``read_games`` takes a binary stream), not from decoded lines."""
 TARGETS = ("ntn", "mat", "sgf", "json", "jsonl")
 """The notations nardy writes; :mod:`nardy_cli.analysis.exports` adds CSV, which needs the replay."""
 
@@ -39,13 +49,38 @@ class UnknownFormat(ValueError):
     """A notation name that nardy does not know, or input whose notation cannot be told."""
 
 
-@cache  # asked for every input and game: import_module's lookups add up
-def notation(name: str) -> ModuleType:
-    """The module of notation ``name`` (``ntn``, ``mat``, ``sgf``, ``json``, ``jsonl``, ``xg``)."""
+def _known(name: str) -> str:
+    """The notation ``name`` names (``json`` is ``jsonl``), or :class:`UnknownFormat`."""
     name = "jsonl" if name == "json" else name
     if name not in NAMES:
         raise UnknownFormat(f"unknown format {name!r}: expected one of {', '.join(NAMES)}")
-    return importlib.import_module(f"{__name__}.{name}")
+    return name
+
+
+@cache  # asked for every input and game: import_module's lookups add up
+def notation(name: str) -> ModuleType:
+    """The module of notation ``name`` (``ntn``, ``mat``, ``sgf``, ``json``, ``jsonl``, ``xg``)."""
+    return importlib.import_module(f"{__name__}.{_known(name)}")
+
+
+def sniff_xg(head: str) -> bool:
+    """True when ``head`` (the start of a file, decoded) is an XG file's ``RGMH`` header."""
+    return head.startswith("RGMH")
+
+
+def sniff_sgf(head: str) -> bool:
+    """True when ``head`` (the start of a decoded file) looks like backgammon SGF."""
+    return bool(re.search(r"\(\s*;", head) and re.search(r"GM\s*\[\s*6\s*\]", head))
+
+
+def sniff_json(head: str) -> bool:
+    """True when ``head`` (the start of a decoded file) looks like JSON or JSON Lines records."""
+    text = head.lstrip("\ufeff \t\r\n")
+    return text.startswith(("{", "[")) and ('"actions"' in head or '"tags"' in head)
+
+
+_SNIFFS: dict[str, Callable[[str], bool]] = {"xg": sniff_xg, "sgf": sniff_sgf, "jsonl": sniff_json}
+"""The notations told from the start of a text here, without importing their modules."""
 
 
 class GameWriter(Generic[Prepared]):
@@ -134,7 +169,7 @@ def writer(name: str) -> Callable[[Iterable[GameRecord], TextIO], list[str]]:
 
 def is_binary(name: str) -> bool:
     """Whether notation ``name`` is read from bytes rather than from decoded lines."""
-    return bool(getattr(notation(name), "BINARY", False))
+    return _known(name) in BINARY
 
 
 def by_extension(filename: str, *, writing: bool = False) -> str | None:
@@ -144,7 +179,7 @@ def by_extension(filename: str, *, writing: bool = False) -> str | None:
     if writing and lowered.endswith(".json"):
         return "json"
     for name in NAMES:
-        if name != "mat" and lowered.endswith(notation(name).EXTENSIONS):
+        if name != "mat" and lowered.endswith(EXTENSIONS[name]):
             return name
     return "mat" if lowered.endswith(".mat") else None
 
@@ -152,7 +187,8 @@ def by_extension(filename: str, *, writing: bool = False) -> str | None:
 def detect(filename: str, head: str) -> str:
     """The notation of a file from its name and the start of its text."""
     for name in NAMES:
-        if notation(name).sniff(head):
+        sniff = _SNIFFS.get(name) or notation(name).sniff
+        if sniff(head):
             return name
     guess = by_extension(filename)
     if guess:
@@ -163,4 +199,4 @@ def detect(filename: str, head: str) -> str:
 
 def known_extensions() -> tuple[str, ...]:
     """Extensions a directory walk picks up."""
-    return tuple(ext for name in NAMES for ext in notation(name).EXTENSIONS)
+    return tuple(ext for name in NAMES for ext in EXTENSIONS[name])

@@ -17,18 +17,13 @@ from typing import Any
 
 from nardy_cli.core.moves import PlaySyntaxError, parse_play
 from nardy_cli.core.sides import SIDES
-from nardy_cli.notations import GameStarts, GameWriter, Target, analysis
+from nardy_cli.notations import GameStarts, GameWriter, Target, analysis, sniff_json
 from nardy_cli.record import ACTION_KINDS, Action, GameRecord, RecordError, standard_name
 
 NAME = "jsonl"
-EXTENSIONS = (".jsonl", ".json", ".ndjson")
+sniff = sniff_json  # told from the start of a text by the registry, which need not import this module
 KINDS = ACTION_KINDS
 PLAYED = ("roll", "passed")  # the kinds with a play
-
-
-def sniff(head: str) -> bool:
-    text = head.lstrip("\ufeff \t\r\n")
-    return text.startswith(("{", "[")) and ('"actions"' in head or '"tags"' in head)
 
 
 def game_starts(head: list[str]) -> GameStarts | None:

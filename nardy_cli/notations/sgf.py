@@ -28,11 +28,11 @@ from nardy_cli.core.rules import Rules, RulesError
 from nardy_cli.core.scores import Result, Score, final_cube, is_money, match_length, resignation_level
 from nardy_cli.core.sides import BAR, BLACK, OFF, SIDE_NAMES, SIDES, WHITE, Side, other
 from nardy_cli.core.variants import VARIANTS, VariantName
-from nardy_cli.notations import GameStarts, GameWriter, Target, analysis, gnubg_analysis, without_cascades
+from nardy_cli.notations import GameStarts, GameWriter, Target, analysis, gnubg_analysis, sniff_sgf, without_cascades
 from nardy_cli.record import Action, ActionKind, Evaluation, GameRecord, RecordError
 
 NAME = "sgf"
-EXTENSIONS = (".sgf",)
+sniff = sniff_sgf  # told from the start of a text by the registry, which need not import this module
 
 SIDE_LETTER = {WHITE: "W", BLACK: "B"}
 LETTER_SIDE = {"W": WHITE, "B": BLACK}
@@ -83,11 +83,6 @@ _VALUE_STOP = re.compile(r"[\\\]]")
 _ESCAPE = re.compile(r"\\(\r?\n|.)", re.DOTALL)
 
 Counts = dict[Side, list[int]]  # side -> checkers on its own points: 0 off, 1-24, 25 bar
-
-
-def sniff(head: str) -> bool:
-    """True when ``head`` (the start of a decoded file) looks like backgammon SGF."""
-    return bool(re.search(r"\(\s*;", head) and re.search(r"GM\s*\[\s*6\s*\]", head))
 
 
 def game_starts(head: list[str]) -> GameStarts | None:

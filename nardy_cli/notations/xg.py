@@ -27,12 +27,11 @@ from nardy_cli.core.moves import Move
 from nardy_cli.core.position import CHECKERS, Position, PositionError
 from nardy_cli.core.rules import Rules
 from nardy_cli.core.sides import BLACK, OFF, WHITE, Side, other
+from nardy_cli.notations import sniff_xg
 from nardy_cli.record import Action, Evaluation, GameRecord, InputError, RecordError, next_cell
 
 NAME = "xg"
-EXTENSIONS = (".xg", ".xgp")
-BINARY = True
-"""Read from bytes (:func:`read_games` takes a binary stream), not from decoded lines."""
+sniff = sniff_xg  # told from the start of a text by the registry, which need not import this module
 
 MAGIC = b"RGMH"
 RECORD_BYTES = 2560
@@ -54,11 +53,6 @@ VARIATIONS = {0: "backgammon", 1: "Nackgammon", 2: "Hypergammon", 3: "Longgammon
 LEVELS = {0: "1-ply", 1: "2-ply", 2: "3-ply", 12: "3-ply red", 3: "4-ply", 4: "5-ply", 5: "6-ply", 6: "7-ply",
           100: "Rollout", 998: "book", 999: "book", 1000: "XGRoller", 1001: "XGRoller+", 1002: "XGRoller++"}
 """eXtreme Gammon's analysis levels by number (its PLAYERLEVEL table)."""
-
-
-def sniff(head: str) -> bool:
-    """True when ``head`` (the start of a file, decoded) is an XG file's ``RGMH`` header."""
-    return head.startswith("RGMH")
 
 
 # --- the container ------------------------------------------------------------------------------
