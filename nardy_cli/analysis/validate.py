@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field, replace
-from typing import Any, Protocol, TypeVar
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple, Protocol, TypeVar
 
 from nardy_cli.core.sides import SIDE_NAMES
 from nardy_cli.matches import MatchChecker, MatchGame, match_game
@@ -116,11 +116,11 @@ def finding_dict(game: Placed, rules: str, finding: GameFinding) -> dict[str, An
             "rules": rules}
 
 
-@dataclass(frozen=True)
-class Validated:
+class Validated(NamedTuple):
     """Validating one game, small enough to ship (the results of workers are pickled): what the
     summary counts of it, its findings and notes as lines and as JSON objects, and what the match
-    checks need of it."""
+    checks need of it (a named tuple, as the records made at start-up are: see
+    :class:`~nardy_cli.cli.options.Corpus`)."""
 
     source: str
     turns: int
@@ -178,7 +178,7 @@ class Certification:
             self.summary.legal_games -= 1
         own_lines = tuple(finding_line(game, finding) for finding in own) if game else ()
         own_dicts = tuple(finding_dict(game, game.rules, finding) for finding in own) if game else ()
-        return replace(result, lines=result.lines + own_lines, findings=result.findings + own_dicts,
+        return result._replace(lines=result.lines + own_lines, findings=result.findings + own_dicts,
                        note_lines=tuple(finding_line(where, note) for where, note in notes) + result.note_lines,
                        notes=tuple(finding_dict(where, where.rules, note) for where, note in notes) + result.notes)
 

@@ -20,9 +20,8 @@ import os
 import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from itertools import chain
-from typing import IO, TYPE_CHECKING, Any, Protocol
+from typing import IO, TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from nardy_cli.record import InputError
 
@@ -64,9 +63,9 @@ def _decompressing(compression: str, file: Any) -> IO[bytes]:
     return opened
 
 
-@dataclass(frozen=True)
-class Source:
-    """One input text: its name for messages, and how to open it as bytes."""
+class Source(NamedTuple):
+    """One input text: its name for messages, and how to open it as bytes (a named tuple, as the
+    records made at start-up are: see :class:`~nardy_cli.cli.options.Corpus`)."""
 
     name: str
     open: Callable[[], IO[bytes]]

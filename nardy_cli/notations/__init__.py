@@ -19,10 +19,9 @@ from __future__ import annotations
 import importlib
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from functools import cache, partial
 from types import ModuleType
-from typing import Any, Generic, TextIO, TypeVar
+from typing import Any, Generic, NamedTuple, TextIO, TypeVar
 
 from nardy_cli.core.variants import VARIANTS
 from nardy_cli.record import GameRecord
@@ -107,15 +106,20 @@ class GameWriter(Generic[Prepared]):
         self.warnings.extend(f"{label}: {message}" for message in messages)
 
 
-@dataclass(frozen=True)
 class Target(Generic[Prepared]):
     """How a notation is written, in two steps. ``prepare`` does the costly work of one game
     (its text; for CSV also its replay) from the record alone: a module-level function whose
     result pickles, so it can run in a worker process. ``writer`` makes the per-output state
-    that writes prepared games in order and adds what depends on the games before."""
+    that writes prepared games in order and adds what depends on the games before.
 
-    prepare: Callable[[GameRecord], Prepared]
-    writer: Callable[[TextIO], GameWriter[Prepared]]
+    A plain class, not a dataclass (see :class:`~nardy_cli.cli.options.Corpus`): each notation
+    module makes its one target when it is imported."""
+
+    __slots__ = ("prepare", "writer")
+
+    def __init__(self, prepare: Callable[[GameRecord], Prepared], writer: Callable[[TextIO], GameWriter[Prepared]]
+                 ) -> None:
+        self.prepare, self.writer = prepare, writer
 
     def write_games(self, games: Iterable[GameRecord], out: TextIO) -> list[str]:
         """Write ``games`` to ``out``; return warnings naming what the notation could not express."""
@@ -134,8 +138,7 @@ class Target(Generic[Prepared]):
         return refusals + writer.end()
 
 
-@dataclass(frozen=True)
-class Refused:
+class Refused(NamedTuple):
     """A game a notation cannot express at all: it is left out, and a warning says why."""
 
     title: str
