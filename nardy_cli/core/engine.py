@@ -112,16 +112,39 @@ class Play:
         return sum(step.hit for step in self.steps)
 
 
-@dataclass(frozen=True)
-class FindingStep:
+class FindingStep(Value):
     """The step a finding names: from ``src`` to ``dst`` (25 = bar, 0 = off) with ``die``, the
     ``index``-th step (from 0) of the play as the engine tried it. ``die`` and ``index`` are None
-    when the finding is about a written move as a whole (``18/14`` that no die left can play)."""
+    when the finding is about a written move as a whole (``18/14`` that no die left can play).
+    Read-only; a plain class, not a frozen dataclass: defining one compiles its six generated
+    methods at every start (about 5 M instructions)."""
 
-    src: int
-    dst: int
-    die: int | None = None
-    index: int | None = None
+    __slots__ = ("_src", "_dst", "_die", "_index")
+
+    def __init__(self, src: int, dst: int, die: int | None = None, index: int | None = None) -> None:
+        self._src, self._dst, self._die, self._index = src, dst, die, index
+
+    @property
+    def src(self) -> int:
+        return self._src
+
+    @property
+    def dst(self) -> int:
+        return self._dst
+
+    @property
+    def die(self) -> int | None:
+        return self._die
+
+    @property
+    def index(self) -> int | None:
+        return self._index
+
+    def _fields(self) -> tuple[int, int, int | None, int | None]:
+        return self._src, self._dst, self._die, self._index
+
+    def __repr__(self) -> str:
+        return f"FindingStep(src={self._src!r}, dst={self._dst!r}, die={self._die!r}, index={self._index!r})"
 
 
 @dataclass(frozen=True)
@@ -900,13 +923,32 @@ class _LegSearch:
                        f"with the dice left ({'/'.join(map(str, dice))}) of the roll {roll}", step=move)
 
 
-@dataclass(frozen=True)
-class Outcome:
-    """How a finished game ended: winner, category (koks / home-mars / mars / oin) and points."""
+class Outcome(Value):
+    """How a finished game ended: winner, category (koks / home-mars / mars / oin) and points
+    (read-only; a plain class, as :class:`FindingStep` is)."""
 
-    winner: Side
-    category: str
-    points: int
+    __slots__ = ("_winner", "_category", "_points")
+
+    def __init__(self, winner: Side, category: str, points: int) -> None:
+        self._winner, self._category, self._points = winner, category, points
+
+    @property
+    def winner(self) -> Side:
+        return self._winner
+
+    @property
+    def category(self) -> str:
+        return self._category
+
+    @property
+    def points(self) -> int:
+        return self._points
+
+    def _fields(self) -> tuple[Side, str, int]:
+        return self._winner, self._category, self._points
+
+    def __repr__(self) -> str:
+        return f"Outcome(winner={self._winner!r}, category={self._category!r}, points={self._points!r})"
 
 
 def outcome_category(position: Position, loser: Side) -> str:
@@ -937,4 +979,4 @@ def game_outcome(rules: Rules, position: Position, *, money: bool = False) -> Ou
     return Outcome(winner, category, points * position.cube_value)
 
 
-picklable(FindingStep, Finding, Outcome)
+picklable(Finding)

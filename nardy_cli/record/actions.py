@@ -5,13 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal, get_args
 
-from nardy_cli.core.compiled import picklable
+from nardy_cli.core.compiled import Value, picklable
 from nardy_cli.core.moves import Move
 from nardy_cli.core.sides import WHITE, Side
 
 
-@dataclass(frozen=True)
-class Evaluation:
+class Evaluation(Value):
     """A program's judgement of one decision, as the record carries it (formats/json.md).
 
     ``decision`` is ``move`` (the checker play of a roll), ``cube`` (to double or not: on a
@@ -19,14 +18,44 @@ class Evaluation:
     ``drop`` or ``beaver``). ``played`` and ``best`` are the equities of the choice made and of
     the best choice, from the deciding side's point of view (None when not analysed), so
     ``best - played`` is the equity lost; ``luck`` is the luck of a roll's dice; ``level`` names
-    how deep the program looked (``XGRoller++``, ``4-ply``...).
+    how deep the program looked (``XGRoller++``, ``4-ply``...). Read-only.
+
+    A plain class, not a frozen dataclass: defining one compiles its six generated methods at
+    every start (see :class:`~nardy_cli.core.scores.Result`).
     """
 
-    decision: str
-    level: str = ""
-    played: float | None = None
-    best: float | None = None
-    luck: float | None = None
+    __slots__ = ("_decision", "_level", "_played", "_best", "_luck")
+
+    def __init__(self, decision: str, level: str = "", played: float | None = None, best: float | None = None,
+                 luck: float | None = None) -> None:
+        self._decision, self._level, self._played, self._best, self._luck = decision, level, played, best, luck
+
+    @property
+    def decision(self) -> str:
+        return self._decision
+
+    @property
+    def level(self) -> str:
+        return self._level
+
+    @property
+    def played(self) -> float | None:
+        return self._played
+
+    @property
+    def best(self) -> float | None:
+        return self._best
+
+    @property
+    def luck(self) -> float | None:
+        return self._luck
+
+    def _fields(self) -> tuple[str, str, float | None, float | None, float | None]:
+        return self._decision, self._level, self._played, self._best, self._luck
+
+    def __repr__(self) -> str:
+        return (f"Evaluation(decision={self._decision!r}, level={self._level!r}, played={self._played!r}, "
+                f"best={self._best!r}, luck={self._luck!r})")
 
     @property
     def lost(self) -> float | None:
@@ -96,4 +125,4 @@ def next_cell(cell: tuple[int, int], side: Side) -> tuple[int, int]:
     return row, column
 
 
-picklable(Evaluation, Action)  # compiled, a class is made by its __init__, whatever pickle asks
+picklable(Action)  # compiled, a class is made by its __init__, whatever pickle asks
