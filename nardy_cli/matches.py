@@ -10,7 +10,6 @@ each game gets as a game of its match.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from typing import Any
 
 from nardy_cli.core.compiled import Value
@@ -101,22 +100,27 @@ def match_game(source: str, index: int, record: GameRecord, result: GameReplay) 
         ends_match=record.ends_match, date=tags.get("Date", ""))
 
 
-@dataclass
 class Match:
-    """One match as its games were read: who, how long, the score after each game."""
+    """One match as its games were read: who, how long, the score after each game.
 
-    source: str
-    players: tuple[str, str]  # as the first game names them, White first
-    length: int
-    first_game: int  # the index in its input of the match's first game
-    games: int = 0
-    score: dict[str, int] | None = None  # by player; None when a game's points are unknown
-    crawford_game: int | None = None  # its number within the match (1-based)
-    winner: str | None = None  # a player's name
-    findings: int = 0
-    last: MatchGame | None = None
-    event: str = ""  # the Event tag of its games
-    date: str = ""  # the Date tag of its first game
+    A plain class, not a dataclass: defining one compiles its generated methods at every start
+    (see :class:`~nardy_cli.core.scores.Result`)."""
+
+    def __init__(self, source: str, players: tuple[str, str], length: int, first_game: int, games: int = 0,
+                 score: dict[str, int] | None = None, crawford_game: int | None = None, winner: str | None = None,
+                 findings: int = 0, last: MatchGame | None = None, event: str = "", date: str = "") -> None:
+        self.source = source
+        self.players = players  # as the first game names them, White first
+        self.length = length
+        self.first_game = first_game  # the index in its input of the match's first game
+        self.games = games
+        self.score = score  # by player; None when a game's points are unknown
+        self.crawford_game = crawford_game  # its number within the match (1-based)
+        self.winner = winner  # a player's name
+        self.findings = findings
+        self.last = last
+        self.event = event  # the Event tag of its games
+        self.date = date  # the Date tag of its first game
 
     @property
     def complete(self) -> bool:
@@ -136,16 +140,17 @@ class Match:
                 "date": self.date}
 
 
-@dataclass
 class MatchChecker:
-    """Certifies the matches of games given in corpus order; money games are left alone."""
+    """Certifies the matches of games given in corpus order; money games are left alone (a plain
+    class, as :class:`Match` is)."""
 
-    matches: int = 0
-    complete: int = 0
-    current: Match | None = None
-    key: tuple[str, ...] | None = None
-    crawford_played: bool = False
-    finished: list[Match] = field(default_factory=list)  # ended matches not yet taken (see ended)
+    def __init__(self) -> None:
+        self.matches = 0
+        self.complete = 0
+        self.current: Match | None = None
+        self.key: tuple[str, ...] | None = None
+        self.crawford_played = False
+        self.finished: list[Match] = []  # ended matches not yet taken (see ended)
 
     def add(self, game: MatchGame) -> list[tuple[MatchGame, GameFinding]]:
         """The match findings of ``game``, after the note of a match that it shows to have ended

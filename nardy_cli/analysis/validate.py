@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol, TypeVar
 
 from nardy_cli.core.sides import SIDE_NAMES
@@ -14,20 +13,21 @@ from nardy_cli.run.corpus import CorpusGame
 R = TypeVar("R")
 
 
-@dataclass
 class Summary:
-    """Counts over a validation run."""
+    """Counts over a validation run.
 
-    files: set[str] = field(default_factory=set)
-    games: int = 0
-    turns: int = 0
-    legal_games: int = 0
-    findings: Counter = field(default_factory=Counter)
-    unreadable: int = 0
-    rules: Counter = field(default_factory=Counter)  # games judged under each rule set
-    notes: int = 0
-    matches: int = 0
-    complete_matches: int = 0
+    A plain class, not a dataclass: defining one compiles its generated methods at every start
+    (see :class:`~nardy_cli.cli.options.Corpus`)."""
+
+    __slots__ = ("files", "games", "turns", "legal_games", "findings", "unreadable", "rules", "notes", "matches",
+                 "complete_matches")
+
+    def __init__(self) -> None:
+        self.files: set[str] = set()
+        self.games = self.turns = self.legal_games = self.unreadable = self.notes = 0
+        self.findings: Counter[str] = Counter()
+        self.rules: Counter[str] = Counter()  # games judged under each rule set
+        self.matches = self.complete_matches = 0
 
     def add(self, game: Validated) -> None:
         """Count one validated game."""
@@ -144,12 +144,15 @@ def validated(game: CorpusGame, result: GameReplay) -> Validated:
                      match_game(game.source, game.index, game.record, result))
 
 
-@dataclass
 class Certification:
-    """A validation run: the games' own findings, then those of their matches, in corpus order."""
+    """A validation run: the games' own findings, then those of their matches, in corpus order
+    (a plain class, as :class:`Summary` is)."""
 
-    summary: Summary = field(default_factory=Summary)
-    checker: MatchChecker = field(default_factory=MatchChecker)
+    __slots__ = ("summary", "checker")
+
+    def __init__(self) -> None:
+        self.summary = Summary()
+        self.checker = MatchChecker()
 
     def add(self, result: Validated) -> Validated:
         """``result`` with the match findings that came with it (those of a match it shows to have

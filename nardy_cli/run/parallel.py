@@ -276,14 +276,17 @@ def _batched(work: Iterator[_Unit | str], chunk_games: int) -> Iterator[_Unit | 
 # --- the worker ---------------------------------------------------------------------------
 
 
-@dataclass
 class _Outcome(Generic[R]):
-    """A unit's results, and what the parent checks before using them."""
+    """A unit's results, and what the parent checks before using them (a plain class: see
+    :class:`~nardy_cli.cli.options.Corpus`)."""
 
-    results: list[R] = field(default_factory=list)
-    straddles: bool = False  # the last game goes on past the unit: the cut after it is no game start
-    error: str | None = None  # why an input read by the worker could not be read past its last game
-    read: int = 0  # bytes the worker read from disk, when the unit asked it to count them
+    __slots__ = ("results", "straddles", "error", "read")
+
+    def __init__(self, straddles: bool) -> None:
+        self.results: list[R] = []
+        self.straddles = straddles  # the last game goes on past the unit: the cut after it is no game start
+        self.error: str | None = None  # why an input read by the worker could not be read past its last game
+        self.read = 0  # bytes the worker read from disk, when the unit asked it to count them
 
 
 class _Truncated(Exception):
