@@ -181,9 +181,10 @@ class Certification:
             self.summary.legal_games -= 1
         own_lines = tuple(finding_line(game, finding) for finding in own) if game else ()
         own_dicts = tuple(finding_dict(game, game.rules, finding) for finding in own) if game else ()
-        return result._replace(lines=result.lines + own_lines, findings=result.findings + own_dicts,
-                       note_lines=tuple(finding_line(where, note) for where, note in notes) + result.note_lines,
-                       notes=tuple(finding_dict(where, where.rules, note) for where, note in notes) + result.notes)
+        return result._replace(
+            lines=result.lines + own_lines, findings=result.findings + own_dicts,
+            note_lines=tuple(finding_line(where, note) for where, note in notes) + result.note_lines,
+            notes=tuple(finding_dict(where, where.rules, note) for where, note in notes) + result.notes)
 
     def _count_matches(self) -> None:
         self.summary.matches, self.summary.complete_matches = self.checker.matches, self.checker.complete
