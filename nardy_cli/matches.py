@@ -32,6 +32,8 @@ class MatchGame(Value):
 
     __slots__ = ("source", "index", "title", "players", "key", "length", "number", "score", "crawford_tag",
                  "crawford_rule", "winner", "points", "line", "end", "cube", "rules", "ends_match", "date")
+    __match_args__ = ("source", "index", "title", "players", "key", "length", "number", "score", "crawford_tag",
+                      "crawford_rule", "winner", "points", "line", "end", "cube", "rules", "ends_match", "date")
 
     def __init__(self, source: str, index: int, title: str, players: tuple[str, str], key: tuple[str, ...],
                  length: int, number: str, score: Score | None, crawford_tag: bool | None, crawford_rule: str | None,

@@ -14,6 +14,14 @@ import sys
 import pytest
 
 from locations import ROOT, SAMPLES
+from nardy_cli.core.compiled import Value
+from nardy_cli.core.engine import Finding, FindingStep, Outcome, Verdict
+from nardy_cli.core.moves import Move
+from nardy_cli.core.position import Position
+from nardy_cli.core.scores import Result, Score
+from nardy_cli.core.sides import BLACK, WHITE
+from nardy_cli.matches import MatchGame
+from nardy_cli.record.actions import Evaluation
 from support.compiled import compiled_sources, is_compiled, module_name
 
 PURE = bool(os.environ.get("NARDY_PURE_PYTHON"))
@@ -80,3 +88,42 @@ def test_every_frozen_dataclass_of_a_compiled_module_can_be_pickled():
                     and params.frozen and value not in copyreg.dispatch_table):
                 unregistered.append(f"{module.__name__}.{value.__name__}")
     assert not unregistered, f"{unregistered}: add them to a picklable(...) call of their module"
+
+
+def _values() -> list[Value]:
+    """One of each Value class of a compiled module."""
+    start = Position.start("long")
+    return [
+        Move((24, 18, 15), (False, True), 2),
+        start,
+        Score(3, 1),
+        Result(WHITE, 2),
+        FindingStep(24, 18, 6, 0),
+        Verdict(None, Finding("head", "two checkers left the head"), start, (6, 6)),
+        Outcome(BLACK, "mars", 2),
+        Evaluation("checker", "2-ply", -0.25, -0.1, 0.05),
+        MatchGame("a.ntn", 1, "game 1", ("A", "B"), ("a.ntn", "", "", "", "A", "B", "5"), 5, "1", Score(0, 0),
+                  None, None, WHITE, 1, 3, (40, 5), None, "short"),
+    ]
+
+
+def test_every_value_class_names_its_fields_and_shows_them():
+    """A Value is shown by the fields ``__match_args__`` names, as ``_fields`` gives them: both must
+    list the same fields in the same order."""
+    values = _values()
+    classes = {type(value) for value in values}
+    for source in compiled_sources():
+        module = importlib.import_module(module_name(source))
+        for value in vars(module).values():
+            if isinstance(value, type) and value is not Value and issubclass(value, Value):
+                assert value in classes, f"{value.__name__}: add one to _values()"
+    for value in values:
+        names = type(value).__match_args__
+        assert tuple(getattr(value, name) for name in names) == value._fields(), type(value).__name__
+        assert repr(value) == f"{type(value).__name__}(" + ", ".join(
+            f"{name}={field!r}" for name, field in zip(names, value._fields())) + ")"
+    assert repr(Result(WHITE, 2)) == "Result(winner='w', points=2)"
+    assert repr(Move((24, 18, 15), (False, True), 2)) == "Move(path=(24, 18, 15), hits=(False, True), count=2)"
+    match Outcome(BLACK, "mars", 2):
+        case Outcome(winner, category, points):
+            assert (winner, category, points) == (BLACK, "mars", 2)

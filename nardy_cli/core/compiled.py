@@ -11,7 +11,7 @@ import copyreg
 from collections.abc import Callable
 from dataclasses import fields
 from operator import attrgetter
-from typing import Any, cast
+from typing import Any, ClassVar, cast
 
 _FIELDS: dict[type, Callable[[Any], tuple[Any, ...]]] = {}  # a class's fields' values, in one call
 
@@ -30,15 +30,22 @@ def picklable(*classes: type) -> None:
 
 
 class Value:
-    """A read-only value: equal to another of its class with equal fields, hashed by them and
-    pickled (and copied) by its constructor. A subclass keeps its fields in slots, behind read-only
-    properties where they are public API (a record only shipped between processes may leave them
-    plain), and lists them, in its constructor's order, in :meth:`_fields`."""
+    """A read-only value: equal to another of its class with equal fields, hashed by them, shown
+    by them (``Result(winner='w', points=2)``) and pickled (and copied) by its constructor. A subclass
+    keeps its fields in slots, behind read-only properties where they are public API (a record only
+    shipped between processes may leave them plain), names them in ``__match_args__`` (as a
+    dataclass does: ``case Result(winner, points)`` matches) and gives their values, in its
+    constructor's order, by :meth:`_fields`."""
 
     __slots__ = ()
+    __match_args__: ClassVar[tuple[str, ...]] = ()
 
     def _fields(self) -> tuple[Any, ...]:
         raise NotImplementedError
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={value!r}" for name, value in zip(type(self).__match_args__, self._fields()))
+        return f"{type(self).__name__}({shown})"
 
     def __eq__(self, other: object) -> bool:
         return type(other) is type(self) and self._fields() == cast(Value, other)._fields()

@@ -120,6 +120,7 @@ class FindingStep(Value):
     methods at every start (about 5 M instructions)."""
 
     __slots__ = ("_src", "_dst", "_die", "_index")
+    __match_args__ = ("src", "dst", "die", "index")
 
     def __init__(self, src: int, dst: int, die: int | None = None, index: int | None = None) -> None:
         self._src, self._dst, self._die, self._index = src, dst, die, index
@@ -142,9 +143,6 @@ class FindingStep(Value):
 
     def _fields(self) -> tuple[int, int, int | None, int | None]:
         return self._src, self._dst, self._die, self._index
-
-    def __repr__(self) -> str:
-        return f"FindingStep(src={self._src!r}, dst={self._dst!r}, die={self._die!r}, index={self._index!r})"
 
 
 @dataclass(frozen=True)
@@ -176,6 +174,7 @@ class Verdict(Value):
     # A plain class, not a frozen dataclass: one is made every turn, and compiled, a dataclass's
     # generated __init__ costs ten times as much as this one.
     __slots__ = ("_play", "_finding", "_position", "_passed")
+    __match_args__ = ("play", "finding", "position", "passed")
 
     def __init__(self, play: Play | None, finding: Finding | None, position: Position | None,
                  passed: tuple[int, ...] = ()) -> None:
@@ -203,11 +202,6 @@ class Verdict(Value):
 
     def _fields(self) -> tuple[Play | None, Finding | None, Position | None, tuple[int, ...]]:
         return self._play, self._finding, self._position, self._passed
-
-    def __repr__(self) -> str:
-        return (f"Verdict(play={self._play!r}, finding={self._finding!r}, position={self._position!r}, "
-                f"passed={self._passed!r})")
-
 
 
 class Split(NamedTuple):
@@ -928,6 +922,7 @@ class Outcome(Value):
     (read-only; a plain class, as :class:`FindingStep` is)."""
 
     __slots__ = ("_winner", "_category", "_points")
+    __match_args__ = ("winner", "category", "points")
 
     def __init__(self, winner: Side, category: str, points: int) -> None:
         self._winner, self._category, self._points = winner, category, points
@@ -946,9 +941,6 @@ class Outcome(Value):
 
     def _fields(self) -> tuple[Side, str, int]:
         return self._winner, self._category, self._points
-
-    def __repr__(self) -> str:
-        return f"Outcome(winner={self._winner!r}, category={self._category!r}, points={self._points!r})"
 
 
 def outcome_category(position: Position, loser: Side) -> str:

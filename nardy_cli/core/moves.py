@@ -20,6 +20,7 @@ class Move(Value):
     # A plain class, not a frozen dataclass: compiled, a dataclass's generated __init__ runs as
     # interpreted code, and a new play makes its Moves (see Position, which is alike).
     __slots__ = ("_path", "_hits", "_count", "_legs")
+    __match_args__ = ("path", "hits", "count")
 
     def __init__(self, path: tuple[int, ...], hits: tuple[bool, ...] = (), count: int = 1) -> None:
         self._path, self._count = path, count
@@ -46,10 +47,6 @@ class Move(Value):
 
     def _fields(self) -> tuple[tuple[int, ...], tuple[bool, ...], int]:
         return self._path, self._hits, self._count
-
-    def __repr__(self) -> str:
-        return f"Move(path={self._path!r}, hits={self._hits!r}, count={self._count!r})"
-
 
     def __str__(self) -> str:
         text = point_name(self.path[0])

@@ -35,6 +35,7 @@ class Position(Value):
     # A plain class with read-only properties, not a frozen dataclass: the engine makes one every
     # turn, and compiled, a frozen dataclass can only be filled by seven generic attribute calls.
     __slots__ = ("_variant", "_turn", "_white", "_black", "_first", "_cube_value", "_cube_owner")
+    __match_args__ = ("variant", "turn", "white", "black", "first", "cube_value", "cube_owner")
 
     def __init__(self, variant: VariantName, turn: Side, white: Board, black: Board,
                  first: frozenset[Side] = frozenset(), cube_value: int = 1, cube_owner: Side | None = None,
@@ -91,12 +92,6 @@ class Position(Value):
     def _fields(self) -> tuple[VariantName, Side, Board, Board, frozenset[Side], int, Side | None]:
         return (self._variant, self._turn, self._white, self._black, self._first, self._cube_value,
                 self._cube_owner)
-
-    def __repr__(self) -> str:
-        return (f"Position(variant={self._variant!r}, turn={self._turn!r}, white={self._white!r}, "
-                f"black={self._black!r}, first={self._first!r}, cube_value={self._cube_value!r}, "
-                f"cube_owner={self._cube_owner!r})")
-
 
     def with_turn(self, turn: Side) -> Position:
         """The same position with ``turn`` to move."""

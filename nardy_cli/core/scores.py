@@ -27,6 +27,7 @@ class Score(Value):
     interpreted code, and the match checks make scores for every game."""
 
     __slots__ = ("_white", "_black")
+    __match_args__ = ("white", "black")
 
     def __init__(self, white: int = 0, black: int = 0) -> None:
         self._white, self._black = white, black
@@ -41,9 +42,6 @@ class Score(Value):
 
     def _fields(self) -> tuple[int, int]:
         return self._white, self._black
-
-    def __repr__(self) -> str:
-        return f"Score(white={self._white!r}, black={self._black!r})"
 
     @classmethod
     def parse(cls, text: str | None) -> Score | None:
@@ -70,6 +68,7 @@ class Result(Value):
     every start (about 5 M instructions, as much as replaying a hundred turns)."""
 
     __slots__ = ("_winner", "_points")
+    __match_args__ = ("winner", "points")
 
     def __init__(self, winner: Side | None, points: int = 0) -> None:
         self._winner, self._points = winner, points
@@ -84,9 +83,6 @@ class Result(Value):
 
     def _fields(self) -> tuple[Side | None, int]:
         return self._winner, self._points
-
-    def __repr__(self) -> str:
-        return f"Result(winner={self._winner!r}, points={self._points!r})"
 
     @classmethod
     def parse(cls, text: str) -> Result | None:

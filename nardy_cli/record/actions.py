@@ -25,6 +25,7 @@ class Evaluation(Value):
     """
 
     __slots__ = ("_decision", "_level", "_played", "_best", "_luck")
+    __match_args__ = ("decision", "level", "played", "best", "luck")
 
     def __init__(self, decision: str, level: str = "", played: float | None = None, best: float | None = None,
                  luck: float | None = None) -> None:
@@ -52,10 +53,6 @@ class Evaluation(Value):
 
     def _fields(self) -> tuple[str, str, float | None, float | None, float | None]:
         return self._decision, self._level, self._played, self._best, self._luck
-
-    def __repr__(self) -> str:
-        return (f"Evaluation(decision={self._decision!r}, level={self._level!r}, played={self._played!r}, "
-                f"best={self._best!r}, luck={self._luck!r})")
 
     @property
     def lost(self) -> float | None:
