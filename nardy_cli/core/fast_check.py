@@ -674,6 +674,9 @@ def _out_of_reach(board: _Board, free: int, made: int, goal: int, sequence: tupl
     me = board.me
     if board.hits or me[BAR]:
         return False
+    outside = sum(me[point] for point in range(HOME_TOP + 1, HEAD + 1))
+    if not outside:  # all home (none on the head): each step bears off a checker from its die's point
+        return board.exact and _bearing_off(me, sequence[made:]) < goal - made
     movers = min(me[HEAD], max(me[HEAD] - board.head_left, 0)) if board.head else me[HEAD]
     points = [point for point in range(1, HEAD) if me[point]]
     counts = [me[point] for point in points]
@@ -688,9 +691,6 @@ def _out_of_reach(board: _Board, free: int, made: int, goal: int, sequence: tupl
     first_home = full + 1  # steps before all checkers can be home: never while the head keeps more than one
     finish = wanted  # steps after which all checkers might be borne off, when fewer than the goal
     if movers == me[HEAD]:
-        outside = sum(me[point] for point in range(HOME_TOP + 1, HEAD + 1))
-        if not outside:
-            return board.exact and _bearing_off(me, sequence[made:]) < wanted
         pips_out = sum((point - HOME_TOP) * me[point] for point in range(HOME_TOP + 1, HEAD + 1))
         first_home = next((k for k in range(outside, full + 1) if prefix[k] >= pips_out), full + 1)
         pips = sum(point * me[point] for point in range(1, HEAD + 1))
