@@ -30,6 +30,7 @@ from nardy_cli.core.fast_check import (
     _follow,
     _free_points,
     _may_all_be_home,
+    _moved,
     _out_of_reach,
     _paths_key,
     _Search,
@@ -409,6 +410,18 @@ def test_checkers_may_all_be_home_by_where_they_reach(ends: list[dict[int, int]]
     """One checker of the first kind and two of the second, each kind reaching the points of its keys;
     a checker must stand on the point of each step of ``rest`` (Hall's condition)."""
     assert _may_all_be_home([1, 2], ends, rest) == home
+
+
+def test_a_step_that_reaches_no_new_point_gives_the_same_points_back() -> None:
+    """:func:`_moved` gives back its own dict when the step reaches no new point, and otherwise a new one,
+    the one given unchanged: the cascade's proof keeps each step's dicts."""
+    by_key = {0: 1 << 9 | 1 << 5, 1: 1 << 4}
+    free = sum(1 << point for point in range(2, 25))  # the 1-point held by the opponent
+    assert _moved(by_key, 4, 0, free, -1) is by_key  # 9/5 is there already, 5/1 is held, 4/0 is no point
+    assert _moved(by_key, 4, 1, free, -1) == {0: 1 << 9 | 1 << 5, 1: 1 << 5 | 1 << 4}  # 9/5 counted
+    assert _moved(by_key, 3, 0, free, -1) == {0: 1 << 9 | 1 << 6 | 1 << 5 | 1 << 2, 1: 1 << 4}
+    assert _moved(by_key, 4, 0, free, 1 << 9) == {0: 1 << 5}  # played from 9 only
+    assert by_key == {0: 1 << 9 | 1 << 5, 1: 1 << 4}
 
 
 @pytest.mark.parametrize("pips, made", [(0, True), (2, True), (3, False), (4, True), (6, True), (7, False),

@@ -766,12 +766,19 @@ def _bearing_off(me: list[int], steps: tuple[int, ...]) -> int:
 
 def _moved(by_key: dict[int, int], die: int, weight: int, landing: int, leaving: int) -> dict[int, int]:
     """``by_key`` (points by key of counted steps) after one more step of ``die``, which may be
-    played or not (only played: with ``leaving`` not -1, played from those points)."""
-    grown = dict(by_key) if leaving == -1 else {}
+    played or not (only played: with ``leaving`` not -1, played from those points). Played or not,
+    it is ``by_key`` itself when the step reaches no new point (most do not): these dicts are
+    never changed once made."""
+    grown = by_key if leaving == -1 else {}
     for key, at in by_key.items():
         moved = ((at & leaving) >> die) & landing
         if moved:
-            grown[key + weight] = grown.get(key + weight, 0) | moved
+            grown_key = key + weight
+            reached = grown.get(grown_key, 0)
+            if reached | moved != reached:
+                if grown is by_key:
+                    grown = dict(by_key)
+                grown[grown_key] = reached | moved
     return grown
 
 
