@@ -789,8 +789,10 @@ def _key(steps: tuple[int, ...], weights: list[int]) -> int:
 
 def _options(point: int, by_key: dict[int, int], within: int, places: list[int], extra: int) -> list[tuple[int, int]]:
     """The (key, pips) a checker from ``point`` may end with: on the points of ``by_key`` within
-    ``within``, its key raised by ``extra``, or also by a place it ends on (``places``)."""
+    ``within``, its key raised by ``extra``, or also by a place it ends on (``places``); those of
+    one key in a row, those of a place after them (:func:`_adds_up` adds a key once for a row)."""
     options = []
+    placed = []
     for key, at in by_key.items():
         at &= within
         while at:
@@ -798,8 +800,8 @@ def _options(point: int, by_key: dict[int, int], within: int, places: list[int],
             at &= at - 1
             options.append((key + extra, point - end))
             if places and places[end]:
-                options.append((key + extra + places[end], point - end))
-    return options
+                placed.append((key + extra + places[end], point - end))
+    return options + placed
 
 
 def _may_all_be_home(counts: list[int], ends: list[dict[int, int]], rest: tuple[int, ...]) -> bool:
@@ -889,13 +891,17 @@ def _adds_up(counts: list[int], options: list[list[tuple[int, int]]], pips: int,
             floor = over - floor  # added to a key, a field that stays below 8 is below its floor
             grown: dict[int, int] = {}
             for made_key, sums in sums_by_key.items():
+                total, reached, fits = -1, 0, False  # the key of options in a row, the sums they reach
                 for step_key, move in options[index]:
-                    total = made_key + step_key
-                    if (total + excess) & over or (floor != over and (total + floor) & over != over):
-                        continue
-                    moved = (sums << move) & within
-                    if moved:
-                        grown[total] = grown.get(total, 0) | moved
+                    if made_key + step_key != total:  # a new row: the sums of the last added at once
+                        if reached:
+                            grown[total] = grown.get(total, 0) | reached
+                        total, reached = made_key + step_key, 0
+                        fits = not ((total + excess) & over or (floor != over and (total + floor) & over != over))
+                    if fits:
+                        reached = reached | (sums << move) & within
+                if reached:
+                    grown[total] = grown.get(total, 0) | reached
             if not grown:
                 return False
             if grown == sums_by_key:  # more checkers of this kind change nothing
