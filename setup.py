@@ -30,6 +30,7 @@ COMPILED = [
     "nardy_cli/analysis/bearoff.py",
     "nardy_cli/analysis/luck.py",
     "nardy_cli/analysis/aggregates.py",
+    "nardy_cli/analysis/positions.py",
 ]
 """The modules of the hot path: reading NTN and MAT text, checking plays, replaying, checking matches,
 the statistics of a game."""

@@ -90,7 +90,7 @@ class ReplayedTurn:
     @property
     def play(self) -> str:
         """The play as recorded, in NTN text."""
-        return " ".join(str(move) for move in self.moves) or "-"
+        return " ".join([str(move) for move in self.moves]) or "-"
 
     def __repr__(self) -> str:
         return f"ReplayedTurn(turn={self.turn}, side={self.side!r}, dice={self.dice}, play={self.play!r})"

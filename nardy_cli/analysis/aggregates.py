@@ -18,7 +18,7 @@ from nardy_cli.analysis.bearoff import ROLLS
 from nardy_cli.analysis.bearoff import roll_index as roll_class
 from nardy_cli.analysis.luck import LuckSums, TurnLuck, game_luck
 from nardy_cli.analysis.play_quality import Quality, QualityTotals, game_quality
-from nardy_cli.analysis.positions import position_columns
+from nardy_cli.analysis.positions import position_values
 from nardy_cli.analysis.standings import Standings
 from nardy_cli.analysis.validate import finding_dict
 from nardy_cli.core.compiled import picklable
@@ -133,10 +133,10 @@ def turn_values(game: CorpusGame, result: GameReplay, luck: list[TurnLuck] | Non
     rows = []
     for turn, roll in zip(result.turns, luck):
         white, black = turn.after.pips(WHITE), turn.after.pips(BLACK)
+        position, gnubg_id, xgid = position_values(turn.before, record)
         rows.append((game.source, game.index, turn.turn, turn.side, record.player(turn.side),
                      f"{turn.dice[0]}{turn.dice[1]}", turn.play, turn.legal, opening and turn.turn == 1,
-                     white, black, black - white, roll.pips, roll.bearoff,
-                     *position_columns(turn.before, record).values()))
+                     white, black, black - white, roll.pips, roll.bearoff, position, gnubg_id, xgid))
     return rows
 
 

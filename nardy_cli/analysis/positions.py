@@ -48,10 +48,9 @@ def position_xgid(position: Position, record: GameRecord) -> str | None:
         return None
 
 
-def position_columns(position: Position, record: GameRecord) -> dict[str, Any]:
-    """The position columns of a row of ``turns``: ``position``, ``gnubg_id``, ``xgid``."""
-    return {"position": str(position), "gnubg_id": gnubg_position_id(position),
-            "xgid": position_xgid(position, record)}
+def position_values(position: Position, record: GameRecord) -> tuple[str, str | None, str | None]:
+    """The values of the position columns of a row of ``turns``: ``position``, ``gnubg_id``, ``xgid``."""
+    return str(position), gnubg_position_id(position), position_xgid(position, record)
 
 
 def found_turns(game: CorpusGame, result: GameReplay, key: PositionKey) -> list[dict[str, Any]]:

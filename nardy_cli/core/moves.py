@@ -49,14 +49,22 @@ class Move(Value):
         return self._path, self._hits, self._count
 
     def __str__(self) -> str:
-        text = point_name(self.path[0])
-        for point, hit in zip(self.path[1:], self.hits):
+        text = point_name(self._path[0])
+        for point, hit in zip(self._path[1:], self._hits):
             text += "/" + point_name(point) + ("*" if hit else "")
-        return text + (f"({self.count})" if self.count > 1 else "")
+        return text + (f"({self._count})" if self._count > 1 else "")
+
+
+def _point_name(point: int) -> str:
+    return "bar" if point == BAR else "off" if point == OFF else str(point)
+
+
+_POINT_NAMES: Final = tuple(_point_name(point) for point in range(26))  # made once: plays are written every turn
 
 
 def point_name(point: int) -> str:
-    return "bar" if point == BAR else "off" if point == OFF else str(point)
+    """``13``, ``bar`` (25) or ``off`` (0)."""
+    return _POINT_NAMES[point] if 0 <= point <= 25 else _point_name(point)
 
 
 class Step(NamedTuple):

@@ -7,7 +7,7 @@ point of its home), 25 the bar (short nardy only).
 from __future__ import annotations
 
 import re
-from typing import cast
+from typing import Final, cast
 
 from nardy_cli.core.compiled import Value
 from nardy_cli.core.sides import BAR, BLACK, OFF, SIDE_NAMES, SIDES, WHITE, Side
@@ -190,14 +190,24 @@ def default_first(variant: str, white: Board, black: Board) -> str:
                    if board[HEAD] == CHECKERS) or "-"
 
 
+def _point_text(point: int, count: int) -> str:
+    """``13x5``, ``6`` or ``barx2``: one point of :func:`format_board`."""
+    name = "bar" if point == BAR else str(point)
+    return name if count == 1 else f"{name}x{count}"
+
+
+_POINT_TEXTS: Final = tuple(tuple(_point_text(point, count) for count in range(CHECKERS + 1)) for point in range(26))
+"""By point and count: every point of a position's board, made once (a position is written at every
+turn of the turns table)."""
+
+
 def format_board(board: Board) -> str:
     """``24x2,13x5,8x3,6x5``: points highest first, ``bar`` for the bar, ``-`` for none."""
     parts = []
     for point in range(25, 0, -1):
         count = board[point]
         if count:
-            name = "bar" if point == BAR else str(point)
-            parts.append(name if count == 1 else f"{name}x{count}")
+            parts.append(_POINT_TEXTS[point][count] if count <= CHECKERS else _point_text(point, count))
     return ",".join(parts) or "-"
 
 
