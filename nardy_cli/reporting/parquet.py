@@ -6,7 +6,7 @@ standard library only, without :data:`UNUSED` and with the system's memory pool
 (:data:`ENVIRONMENT`): 80-90 MiB in all for 100,000 games, against 150-170 MiB in the command's
 process before. It grows with the tables all the same: pyarrow's writer keeps about 20 KiB for each
 row group it has written (measured, whatever the writer's options) until it writes the footer,
-about 6 MiB per 100,000 long-nardy games (73 MiB for 10,000, 84 for 100,000, 103 for 400,000).
+about 6 MiB per 100,000 long-nardy games (73 MiB for 10,000, 84 for 100,000, 105 for 440,000).
 
     python -c '...; from nardy_cli.reporting.parquet import main; main()' TABLES < SPOOL
 
