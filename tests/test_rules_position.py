@@ -5,6 +5,7 @@ from hypothesis import strategies as st
 
 from nardy_cli.core.position import Position, PositionError, format_board, parse_board
 from nardy_cli.core.rules import Rules, RulesError, check_overrides
+from nardy_cli.core.sides import BAR, OFF
 
 
 def test_presets_spell_out_every_option():
@@ -94,6 +95,17 @@ def boards(draw: st.DrawFn) -> list[int]:
 def test_board_text_round_trip(counts):
     board = (15 - sum(counts), *counts)
     assert parse_board(format_board(board)) == board
+
+
+def test_board_text_names_each_point_with_its_count():
+    """Points highest first, the count after an x when more than one; a count no position can hold
+    (an unchecked board's) is written all the same, not looked up in the table of real ones."""
+    board = [0] * 26
+    board[BAR], board[24], board[13], board[6], board[OFF] = 1, 2, 15, 3, -6
+    assert format_board(tuple(board)) == "bar,24x2,13x15,6x3"
+    board[13], board[6] = 16, -1
+    assert format_board(tuple(board)) == "bar,24x2,13x16,6x-1"
+    assert format_board((15,) + (0,) * 25) == "-"
 
 
 def test_a_position_is_a_read_only_value():

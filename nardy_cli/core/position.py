@@ -207,7 +207,7 @@ def format_board(board: Board) -> str:
     for point in range(25, 0, -1):
         count = board[point]
         if count:
-            parts.append(_POINT_TEXTS[point][count] if count <= CHECKERS else _point_text(point, count))
+            parts.append(_POINT_TEXTS[point][count] if 0 < count <= CHECKERS else _point_text(point, count))
     return ",".join(parts) or "-"
 
 
