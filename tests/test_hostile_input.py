@@ -1128,6 +1128,29 @@ def test_a_signal_removes_the_temporary_file(tmp_path, signum, where):
     assert not list(out.parent.iterdir()) and ended(workers)
 
 
+def test_workers_forked_just_before_a_signal_are_ended(monkeypatch):
+    """A signal between the pool's forking its workers and its starting the thread that ends them
+    (its first submit does both) left them waiting for work and the run waiting for them at its exit
+    (seen once under load: SIGTERM to `convert --dask local:2`, the message written, no exit)."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from nardy_cli.run.parallel import _worker_pool
+
+    forked = []
+
+    def forks_then_interrupted(pool):
+        pool._launch_processes()
+        forked.extend(pool._processes.values())
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(ProcessPoolExecutor, "_start_executor_manager_thread", forks_then_interrupted)
+    with pytest.raises(KeyboardInterrupt), _worker_pool(2) as pool:
+        pool.submit(int)
+    for process in forked:
+        process.join(10)
+    assert len(forked) == 2 and not any(process.is_alive() for process in forked)
+
+
 @pytest.mark.slow
 def test_a_killed_runs_temporary_file_is_removed_by_the_next_run(tmp_path):
     gone = subprocess.Popen([sys.executable, "-c", "pass"])
