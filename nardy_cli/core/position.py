@@ -10,6 +10,7 @@ import re
 from typing import Final, cast
 
 from nardy_cli.core.compiled import Value
+from nardy_cli.core.moves import point_name
 from nardy_cli.core.sides import BAR, BLACK, OFF, SIDE_NAMES, SIDES, WHITE, Side
 from nardy_cli.core.variants import CHECKERS, HEAD, NAMES, VARIANTS, Board, VariantError, VariantName
 from nardy_cli.core.variants import variant as variant_entry
@@ -192,7 +193,7 @@ def default_first(variant: str, white: Board, black: Board) -> str:
 
 def _point_text(point: int, count: int) -> str:
     """``13x5``, ``6`` or ``barx2``: one point of :func:`format_board`."""
-    name = "bar" if point == BAR else str(point)
+    name = point_name(point)
     return name if count == 1 else f"{name}x{count}"
 
 
