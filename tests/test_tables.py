@@ -4,6 +4,8 @@ import io
 import json
 import subprocess
 import sys
+from dataclasses import replace
+from functools import partial
 
 import pytest
 
@@ -17,9 +19,13 @@ KAZAN = "sample_games/long/kazan-cup-2026.ntn"  # 6 games, 5 findings
 
 
 @pytest.fixture(scope="module")
-def per_game():
-    return [game_stats(game, result, with_turns=True)
-            for game, result in validate_games(iter_games([KAZAN], on_error=pytest.fail))]
+def replayed():
+    return list(validate_games(iter_games([KAZAN], on_error=pytest.fail)))
+
+
+@pytest.fixture(scope="module")
+def per_game(replayed):
+    return [game_stats(game, result, with_turns=True) for game, result in replayed]
 
 
 def read_csv(path):
@@ -40,6 +46,30 @@ def test_csv_tables_hold_every_row_in_order_whatever_the_batches(per_game, tmp_p
     assert len(turns) - 1 == sum(len(stats.turns) for stats in per_game)
     assert [row[7] for row in findings[1:]] == [f["code"] for stats in per_game for f in stats.findings]
     assert len(findings) - 1 == 5
+
+
+def written(folder, fmt, per_game):
+    with tables.table_files(str(folder), fmt) as add:
+        for stats in per_game:
+            add(stats, (), None)  # a game alone: no match findings, no match ended
+    return {path.name: path.read_bytes() for path in folder.iterdir()}
+
+
+@pytest.mark.parametrize("fmt", ["csv", "parquet"])
+@pytest.mark.parametrize("batch_rows", [1, 7, 50_000])
+def test_turn_rows_made_ready_where_the_game_is_replayed_are_written_as_the_rows_themselves(
+        replayed, per_game, tmp_path, monkeypatch, fmt, batch_rows):
+    if fmt == "parquet":
+        pytest.importorskip("pyarrow")
+    monkeypatch.setattr(tables, "BATCH_ROWS", batch_rows)
+    make_ready = partial(tables.ready_rows, ("parquet", "csv"))
+    ready = [game_stats(game, result, with_turns=True, make_ready=make_ready) for game, result in replayed]
+    assert [(stats.turns, stats.ready_turns and stats.ready_turns[0]) for stats in ready] == [
+        ((), len(stats.turns)) for stats in per_game]
+    no_turns = replace(ready[0], ready_turns=make_ready([]))  # a game without a turn (no ready data)
+    expected = written(tmp_path / "rows", fmt, [*per_game[:3], replace(per_game[0], turns=()), *per_game[3:]])
+    assert written(tmp_path / "ready", fmt, [*ready[:3], no_turns, *ready[3:]]) == expected
+    assert set(expected) == {f"{name}.{fmt}" for name in tables.TABLES}
 
 
 def test_parquet_tables_keep_the_types(per_game, tmp_path):
@@ -65,7 +95,7 @@ def test_parquet_tables_hold_every_row_in_order_whatever_the_batches_and_row_gro
         for stats in per_game:
             add(stats, (), None)  # a game alone: no match findings, no match ended
     monkeypatch.setattr(parquet, "ROW_GROUP_BYTES", group_bytes)
-    spool = b"".join(parquet.spooled(0, [row]) for stats in per_game for row in stats.turns)
+    spool = b"".join(parquet.spooled(0, [parquet.packed([row])]) for stats in per_game for row in stats.turns)
     job = [{"file": str(tmp_path / "turns.parquet"), "columns": dict(TURN_COLUMNS)}]
     parquet.write_tables(job, io.BytesIO(spool))  # here, to set the row groups' size
     expected = [row for stats in per_game for row in stats.turns]

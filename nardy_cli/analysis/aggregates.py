@@ -56,6 +56,7 @@ TURN_COLUMNS: dict[str, str] = {
     "pips_rolled": "int", "bearoff_luck": "float", "position": "str", "gnubg_id": "str", "xgid": "str",
 }
 TurnValues = tuple[Any, ...]  # a row of the per-turn table: its values in TURN_COLUMNS order
+ReadyRows = tuple[int, dict[str, Any]]  # turn rows made ready to write: their number, and their data by table format
 FINDING_COLUMNS: dict[str, str] = {  # the objects of nardy validate --format json
     "path": "str", "game": "int", "turn": "int", "move_number": "int", "side": "str", "line": "int",
     "column": "int", "code": "str", "message": "str", "option": "str", "action": "str", "rules": "str",
@@ -160,7 +161,9 @@ def game_rolls(game: CorpusGame, result: GameReplay) -> dict[str, tuple[int, ...
 @dataclass(frozen=True)
 class GameStats:
     """What the statistics take of one replayed game: its row, its players' free rolls, its findings
-    and, when tables are written, its turn rows. Small enough to ship from a worker process."""
+    and, when tables are written, its turn rows, or the same rows made ready to write by the tables
+    (``ready_turns``: in the worker process, so that the process that writes them only copies
+    them). Small enough to ship from a worker process."""
 
     game: dict[str, Any]
     rolls: dict[str, tuple[int, ...]]
@@ -169,16 +172,20 @@ class GameStats:
     turns: tuple[TurnValues, ...] = ()  # see turn_values
     luck: dict[str, LuckSums] | None = None  # by side
     quality: dict[str, Quality] = field(default_factory=dict)  # by player, from the record's analysis
+    ready_turns: ReadyRows | None = None  # instead of turns (see game_stats)
 
 
-def game_stats(game: CorpusGame, result: GameReplay, *, with_turns: bool = False) -> GameStats:
-    """The :class:`GameStats` of one replayed game; its turn rows only ``with_turns``."""
+def game_stats(game: CorpusGame, result: GameReplay, *, with_turns: bool = False,
+               make_ready: Callable[[list[TurnValues]], ReadyRows] | None = None) -> GameStats:
+    """The :class:`GameStats` of one replayed game; its turn rows only ``with_turns``, given to
+    ``make_ready`` when there is one (see :func:`nardy_cli.reporting.tables.ready_rows`)."""
     luck, turn_luck = game_luck(result, per_turn=with_turns)
+    turns = turn_values(game, result, turn_luck) if with_turns else []
     return GameStats(game_row(game, result, luck), game_rolls(game, result),
                      match_game(game.source, game.index, game.record, result),
                      tuple(finding_dict(game, str(result.rules), finding) for finding in result.findings),
-                     tuple(turn_values(game, result, turn_luck)) if with_turns else (), luck,
-                     game_quality(game.record))
+                     () if make_ready else tuple(turns), luck, game_quality(game.record),
+                     make_ready(turns) if make_ready and with_turns else None)
 
 
 # --- aggregates ---------------------------------------------------------------------------

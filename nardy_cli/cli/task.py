@@ -104,10 +104,14 @@ def read_statistics(corpus: Corpus, sinks: Sequence[RowSink] = (),
     that read them, to end with. How many games have a finding is said on standard error."""
     from nardy_cli.analysis import bearoff  # the commands that sum statistics only
     from nardy_cli.analysis.aggregates import game_stats, summed
+    from nardy_cli.reporting.tables import TableSink, ready_rows
 
     task = CorpusTask(corpus)
     bearoff.table()  # computed or read once, before the worker processes start
-    build = partial(game_stats, with_turns=bool(sinks) if with_turns is None else with_turns)
+    with_turns = bool(sinks) if with_turns is None else with_turns
+    formats = tuple(sink.fmt for sink in sinks if isinstance(sink, TableSink))
+    ready = with_turns and len(formats) == len(sinks)  # the workers make the turn rows ready to write
+    build = partial(game_stats, with_turns=with_turns, make_ready=partial(ready_rows, formats) if ready else None)
     with task.reading("Replaying games") as bar:
         per_game = task.replayed(build, bar, chunk_games=TABLE_CHUNK_GAMES if sinks else None)
         aggregates, games, illegal = summed(per_game, sinks, legal_only=corpus.legal_only)

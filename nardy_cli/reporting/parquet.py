@@ -14,9 +14,11 @@ about 6 MiB per 100,000 long-nardy games (73 MiB for 10,000, 84 for 100,000, 105
 (``folder`` the folder named in a message, ``file`` the temporary file a table is written to,
 ``kind`` ``str``, ``int``, ``bool`` or ``float``). ``SPOOL`` holds the batches of rows of
 every table in the order they came: each a table number (1 byte), a length (8 bytes, little-endian)
-and the batch's columns, a list of tuples of values, marshalled and compressed with zlib (by
-column, the values of a column lie together: a third less to write, and this process, whose work
-comes after the workers', need not turn rows into columns). Rows are gathered into row groups of
+and the batch's parts, a list of bytes, marshalled and compressed with zlib. A part holds rows
+that follow one another (a game's turn rows, made ready in the worker process that replayed the
+game, or a batch's rows): their columns, each a tuple of values, marshalled (by column, the values
+of a column lie together: a third less to write, and this process, whose work comes after the
+workers', need not turn rows into columns). Rows are gathered into row groups of
 about ``ROW_GROUP_BYTES`` of Arrow data: bigger groups compress better and keep the footer (whose
 metadata the writer holds until the end) small, smaller ones take less memory. A file that cannot
 be written ends the process with :data:`CANNOT_WRITE`, saying why on standard error.
@@ -28,8 +30,10 @@ import json
 import marshal
 import sys
 import zlib
+from collections.abc import Sequence
 from contextlib import ExitStack
-from typing import Any, BinaryIO
+from itertools import chain
+from typing import Any, BinaryIO, cast
 
 ROW_GROUP_BYTES = 8 * 2**20
 CANNOT_WRITE = 2  # the exit status when a file cannot be written
@@ -54,10 +58,24 @@ class _Unused:
             raise ModuleNotFoundError(f"{name} is not needed to write Parquet files", name=name)
 
 
-def spooled(table: int, rows: list[tuple[Any, ...]]) -> bytes:
-    """One batch of ``rows`` (at least one) of table number ``table``, as the spool holds it."""
-    batch = zlib.compress(marshal.dumps(list(zip(*rows))), 1)
+def packed(rows: Sequence[tuple[Any, ...]]) -> bytes:
+    """``rows`` (at least one) as a part of a batch of the spool holds them (see the module's docstring)."""
+    return marshal.dumps(list(zip(*rows)))
+
+
+def spooled(table: int, parts: list[bytes]) -> bytes:
+    """One batch of table number ``table``, its rows in ``parts`` made by :func:`packed`, as the spool
+    holds it (compressed a batch at a time: zlib's start costs as much as compressing a game's rows)."""
+    batch = zlib.compress(marshal.dumps(parts), 1)
     return table.to_bytes(1, "little") + len(batch).to_bytes(8, "little") + batch
+
+
+def _columns(batch: bytes) -> list[Any]:
+    """The columns of a batch of the spool, its parts' rows one after another."""
+    parts = [marshal.loads(part) for part in marshal.loads(zlib.decompress(batch))]
+    if len(parts) == 1:
+        return cast(list[Any], parts[0])
+    return [list(chain.from_iterable(column)) for column in zip(*parts)]
 
 
 def write_tables(tables: list[dict[str, Any]], spool: BinaryIO) -> None:
@@ -82,7 +100,7 @@ def write_tables(tables: list[dict[str, Any]], spool: BinaryIO) -> None:
 
         while header := spool.read(HEADER_BYTES):
             number, size = header[0], int.from_bytes(header[1:], "little")
-            columns = marshal.loads(zlib.decompress(spool.read(size)))
+            columns = _columns(spool.read(size))
             schema = schemas[number]
             batch = pyarrow.RecordBatch.from_arrays(
                 [pyarrow.array(column, field.type) for column, field in zip(columns, schema)], schema=schema)

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import csv
 import importlib.util
+import io
 import json
 import os
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import ExitStack, closing, contextmanager
 from pathlib import Path
 from typing import Any, TextIO
@@ -25,7 +26,8 @@ from nardy_cli.analysis.aggregates import (
     MATCH_COLUMNS,
     TURN_COLUMNS,
     GameStats,
-    RowSink,
+    ReadyRows,
+    TurnValues,
 )
 from nardy_cli.files.output import OutputError, atomic_output
 from nardy_cli.reporting import parquet
@@ -38,54 +40,96 @@ REPORT_PAGE = "report.html"  # a folder holding it holds a report (see nardy_cli
 
 
 class _Table:
-    """Rows of one table, buffered and written ``BATCH_ROWS`` at a time; each row is kept as its
-    values in column order (see :data:`~nardy_cli.analysis.aggregates.TurnValues`)."""
+    """Rows of one table, made ready to write (:data:`READY`) and written at least ``BATCH_ROWS`` at
+    a time, in order; rows come as their values in column order (see
+    :data:`~nardy_cli.analysis.aggregates.TurnValues`), made ready here a batch at a time, or ready
+    already (a game's turn rows, made ready in the worker process that replayed the game)."""
+
+    fmt = ""
 
     def __init__(self, handle: TextIO, columns: Mapping[str, str]) -> None:
         self.handle, self.columns = handle, columns
         self.rows: list[tuple[Any, ...]] = []
+        self.ready: list[Any] = []  # parts made ready, each some rows
+        self.count = 0  # the rows of the parts ready
 
     def add(self, rows: Iterable[tuple[Any, ...]]) -> None:
         self.rows.extend(rows)
-        if len(self.rows) >= BATCH_ROWS:
+        if len(self.rows) + self.count >= BATCH_ROWS:
             self.flush()
 
     def add_dicts(self, rows: Iterable[dict[str, Any]]) -> None:
         """Add rows given as dicts by column (a column missing is None)."""
         self.add(tuple(row.get(column) for column in self.columns) for row in rows)
 
-    def flush(self) -> None:
+    def add_ready(self, part: Any, count: int) -> None:
+        """Add ``count`` rows made ready by ``READY[self.fmt]``."""
+        self._make_ready()
+        self.ready.append(part)
+        self.count += count
+        if self.count >= BATCH_ROWS:
+            self.flush()
+
+    def _make_ready(self) -> None:
         if self.rows:
-            self.write(self.rows)
+            self.ready.append(READY[self.fmt](self.rows))
+            self.count += len(self.rows)
             self.rows = []
 
-    def write(self, rows: list[tuple[Any, ...]]) -> None:
+    def flush(self) -> None:
+        self._make_ready()
+        if self.ready:
+            self.write(self.ready)
+            self.ready, self.count = [], 0
+
+    def write(self, parts: list[Any]) -> None:
         raise NotImplementedError
 
     def close(self) -> None:
         self.flush()
 
 
+def csv_text(rows: Iterable[tuple[Any, ...]]) -> str:
+    """``rows`` as lines of a CSV table."""
+    text = io.StringIO(newline="")
+    csv.writer(text, lineterminator="\n").writerows(rows)
+    return text.getvalue()
+
+
 class _CsvTable(_Table):
+    fmt = "csv"
+
     def __init__(self, handle: TextIO, columns: Mapping[str, str]) -> None:
         super().__init__(handle, columns)
-        self.writer = csv.writer(handle, lineterminator="\n")
-        self.writer.writerow(columns)
+        handle.write(csv_text([tuple(columns)]))
 
-    def write(self, rows: list[tuple[Any, ...]]) -> None:
-        self.writer.writerows(rows)
+    def write(self, parts: list[str]) -> None:
+        self.handle.write("".join(parts))
 
 
 class _ParquetTable(_Table):
-    """Spooled, a compressed batch at a time, while the games stream past (see :class:`_Spool`)."""
+    """Spooled, a batch of compressed parts at a time, while the games stream past (see :class:`_Spool`)."""
+
+    fmt = "parquet"
 
     def __init__(self, handle: TextIO, columns: Mapping[str, str], spool: _Spool) -> None:
         super().__init__(handle, columns)
         self.spool, self.number = spool, len(spool.tables)
         spool.tables.append(self)
 
-    def write(self, rows: list[tuple[Any, ...]]) -> None:
-        self.spool.file.write(parquet.spooled(self.number, rows))
+    def write(self, parts: list[bytes]) -> None:
+        self.spool.file.write(parquet.spooled(self.number, parts))
+
+
+READY: dict[str, Callable[[Sequence[tuple[Any, ...]]], Any]] = {"csv": csv_text, "parquet": parquet.packed}
+"""How the rows of a table of each format are made ready to write: CSV lines, or packed columns."""
+
+
+def ready_rows(formats: tuple[str, ...], rows: list[TurnValues]) -> ReadyRows:
+    """``rows`` made ready for the tables of each of ``formats``: the ``make_ready`` of
+    :func:`~nardy_cli.analysis.aggregates.game_stats` when every sink is a :class:`TableSink`, run
+    where the game is replayed, so that the process that writes the tables only copies the rows."""
+    return len(rows), {fmt: READY[fmt](rows) for fmt in formats} if rows else {}
 
 
 class _Spool:
@@ -146,8 +190,29 @@ def report_folder(out_dir: str | Path, *, force: bool = False) -> Path:
     return folder
 
 
+class TableSink:
+    """What :func:`table_files` yields: called with one game's rows (a
+    :data:`~nardy_cli.analysis.aggregates.RowSink`), it adds them to the tables of format ``fmt``."""
+
+    def __init__(self, fmt: str, writers: dict[str, _Table]) -> None:
+        self.fmt, self.writers = fmt, writers
+
+    def __call__(self, stats: GameStats | None, match_findings: tuple[dict[str, Any], ...] = (),
+                 matches: list[dict[str, Any]] | None = None) -> None:
+        writers = self.writers
+        if stats is not None:
+            writers["games"].add_dicts([stats.game])
+            if stats.ready_turns is None:
+                writers["turns"].add(stats.turns)
+            elif stats.ready_turns[0]:
+                count, ready = stats.ready_turns
+                writers["turns"].add_ready(ready[self.fmt], count)
+            writers["findings"].add_dicts(stats.findings + match_findings)
+        writers["matches"].add_dicts(matches or [])
+
+
 @contextmanager
-def table_files(directory: str, fmt: str, *, force: bool = False) -> Iterator[RowSink]:
+def table_files(directory: str, fmt: str, *, force: bool = False) -> Iterator[TableSink]:
     """Open ``DIR/games.FMT``, ``DIR/turns.FMT``, ``DIR/findings.FMT`` and ``DIR/matches.FMT``
     (``csv`` or ``parquet``; ``DIR`` is made if missing) and yield the function that adds one
     game's rows to them, with the findings of its match and the rows of the matches ended
@@ -155,7 +220,7 @@ def table_files(directory: str, fmt: str, *, force: bool = False) -> Iterator[Ro
 
     The files are written atomically when the block ends without an exception; an existing
     file is replaced only with ``force``. The turn rows are the :class:`GameStats`' own: build
-    them ``with_turns``.
+    them ``with_turns``, made ready by :func:`ready_rows` or not.
     """
     if fmt not in ("csv", "parquet"):
         raise ValueError(f"no table format {fmt!r}: csv or parquet")
@@ -170,15 +235,7 @@ def table_files(directory: str, fmt: str, *, force: bool = False) -> Iterator[Ro
                                                        newline=""))
             writers[name] = _CsvTable(handle, columns) if spool is None else _ParquetTable(handle, columns, spool)
 
-        def add(stats: GameStats | None, match_findings: tuple[dict[str, Any], ...] = (),
-                matches: list[dict[str, Any]] | None = None) -> None:
-            if stats is not None:
-                writers["games"].add_dicts([stats.game])
-                writers["turns"].add(stats.turns)
-                writers["findings"].add_dicts(stats.findings + match_findings)
-            writers["matches"].add_dicts(matches or [])
-
-        yield add
+        yield TableSink(fmt, writers)
         for writer in writers.values():
             writer.close()
         if spool is not None:
