@@ -28,7 +28,7 @@ from nardy_cli.notations.jsonl import game_to_dict
 from nardy_cli.record import Action, GameRecord
 from nardy_cli.run import parallel
 from nardy_cli.run.corpus import iter_games
-from nardy_cli.run.parallel import ClusterError, map_games, replayed
+from nardy_cli.run.parallel import ClusterError, in_process, map_games, replayed
 
 VALIDATE = partial(replayed, build=validated)
 ROWS = partial(replayed, build=game_row)
@@ -155,6 +155,14 @@ def expected_mat(corpus) -> tuple[list[str], dict, list[str]]:
     if not corpus["mat"]:
         pytest.skip("no bglab-sample/ in the real corpora")
     return sequential(corpus["mat"])
+
+
+def test_one_job_and_no_dask_is_run_in_this_process(monkeypatch):
+    monkeypatch.setattr("nardy_cli.run.parallel.available_cores", lambda: 1)
+    assert in_process(1) and in_process(None) and in_process(0)
+    assert not in_process(1, "local:1") and not in_process(2)
+    monkeypatch.setattr("nardy_cli.run.parallel.available_cores", lambda: 2)
+    assert in_process(1) and not in_process(None)
 
 
 @pytest.mark.slow

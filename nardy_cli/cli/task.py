@@ -18,7 +18,7 @@ from nardy_cli.record import InputErrorBudget
 from nardy_cli.replay import GameReplay, replay
 from nardy_cli.run import progress
 from nardy_cli.run.corpus import CorpusGame, iter_games
-from nardy_cli.run.parallel import ClusterError, map_games, replayed
+from nardy_cli.run.parallel import ClusterError, in_process, map_games, replayed
 
 if TYPE_CHECKING:
     from nardy_cli.analysis.aggregates import Aggregates, RowSink
@@ -110,7 +110,8 @@ def read_statistics(corpus: Corpus, sinks: Sequence[RowSink] = (),
     bearoff.table()  # computed or read once, before the worker processes start
     with_turns = bool(sinks) if with_turns is None else with_turns
     formats = tuple(sink.fmt for sink in sinks if isinstance(sink, TableSink))
-    ready = with_turns and len(formats) == len(sinks)  # the workers make the turn rows ready to write
+    # the workers make the turn rows ready to write; without workers the tables do, a batch at a time
+    ready = with_turns and len(formats) == len(sinks) and not in_process(corpus.jobs, corpus.dask)
     build = partial(game_stats, with_turns=with_turns, make_ready=partial(ready_rows, formats) if ready else None)
     with task.reading("Replaying games") as bar:
         per_game = task.replayed(build, bar, chunk_games=TABLE_CHUNK_GAMES if sinks else None)

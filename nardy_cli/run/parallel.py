@@ -523,6 +523,11 @@ def available_cores() -> int:
         return os.cpu_count() or 1
 
 
+def in_process(jobs: int | None, dask: Any = None) -> bool:
+    """Whether :func:`map_games` runs every game in this process, without worker processes."""
+    return dask is None and (jobs or available_cores()) <= 1
+
+
 def map_games(paths: list[str] | tuple[str, ...], task: Task[R], *, jobs: int | None = None, dask: Any = None,
               fmt: str | None = None, encoding: str | None = None, pattern: str | None = None,
               chunk_games: int = CHUNK_GAMES, on_error: Callable[[str], None],
@@ -550,7 +555,7 @@ def map_games(paths: list[str] | tuple[str, ...], task: Task[R], *, jobs: int | 
                                IN_FLIGHT_PER_WORKER * workers, task, on_error, allow_empty)
         return
     workers = local or jobs or available_cores()
-    if workers <= 1 and dask is None:
+    if in_process(jobs, dask):
         for game in iter_games(paths, fmt=fmt, encoding=encoding, pattern=pattern, on_error=on_error,
                                allow_empty=allow_empty):
             yield task(game)
