@@ -161,9 +161,9 @@ def game_rolls(game: CorpusGame, result: GameReplay) -> dict[str, tuple[int, ...
 @dataclass(frozen=True)
 class GameStats:
     """What the statistics take of one replayed game: its row, its players' free rolls, its findings
-    and, when tables are written, its turn rows, or the same rows made ready to write by the tables
-    (``ready_turns``: in the worker process, so that the process that writes them only copies
-    them). Small enough to ship from a worker process."""
+    and, when tables are written, its turn rows, or the same rows already made ready for the tables
+    to write (``ready_turns``: in the worker process, so that the process that writes them only
+    copies them). Small enough to ship from a worker process."""
 
     game: dict[str, Any]
     rolls: dict[str, tuple[int, ...]]

@@ -214,7 +214,7 @@ class TableSink:
 @contextmanager
 def table_files(directory: str, fmt: str, *, force: bool = False) -> Iterator[TableSink]:
     """Open ``DIR/games.FMT``, ``DIR/turns.FMT``, ``DIR/findings.FMT`` and ``DIR/matches.FMT``
-    (``csv`` or ``parquet``; ``DIR`` is made if missing) and yield the function that adds one
+    (``csv`` or ``parquet``; ``DIR`` is made if missing) and yield the :class:`TableSink` that adds one
     game's rows to them, with the findings of its match and the rows of the matches ended
     (once every game is in, it is called with no game and the last matches).
 
