@@ -11,8 +11,9 @@ memory: the sum of resident sets (pages shared by forked workers counted in each
 proportional sets (shared pages divided among their sharers, what the tree really takes). It
 prints games/s and turns/s, the speed-up against one worker and against linear, and the CPU
 seconds (medians of ``--rounds`` runs, alternating with the nardy of ``--against PYTHON`` when
-given); then long and crazy against short nardy per turn (``--short``, ``--crazy``), and what
-shipping parsed records to workers would cost against shipping raw lines. Prints, never asserts.
+given); then long and crazy against short nardy per turn and per step checked (``--short``,
+``--crazy``), and what shipping parsed records to workers would cost against shipping raw lines.
+Prints, never asserts.
 
     python bench/bench_scale.py [--sizes 10k,100k,1M] [--jobs 1,2,local:2] [--base 1000] [--short 2000]
                                 [--crazy 500] [--tasks validate,stats,stats-out,stats-parquet,convert]
@@ -299,25 +300,37 @@ def transport(base: Path, games: int = 200) -> None:
           f"raw lines: pickle {line_dump:.3f} + unpickle {line_load:.3f} ({len(packed_lines) / games:.0f} B)")
 
 
+def steps_checked(path: Path) -> int:
+    """The steps of the plays validate checks in a corpus: each roll's play and each play of passed steps."""
+    with gzip.open(path, "rt", encoding="utf-8") as text:
+        return sum(turn.dice_used for record in notation("ntn").read_games(text, str(path))
+                   for result in (replay(record),) for turn in (*result.turns, *result.passed_plays))
+
+
 def per_turn(bases: dict[str, Path], rounds: int = 3) -> None:
-    """Long and crazy against short nardy: validate's µs per turn on one worker over each variant's
-    base, run in alternation ``rounds`` times each; the fastest run of each is compared (the least
-    disturbed by other jobs on a shared machine)."""
+    """Long and crazy against short nardy: validate's µs per turn, and per step checked, on one
+    worker over each variant's base, run in alternation ``rounds`` times each; the fastest run of
+    each is compared (the least disturbed by other jobs on a shared machine)."""
     runs: dict[str, list[Run]] = {variant: [] for variant in bases}
     for _ in range(rounds):
         for variant, path in bases.items():
             runs[variant].append(timed("validate", [path], 1, None))
     best = {variant: min(variant_runs, key=lambda run: run.seconds / run.turns)
             for variant, variant_runs in runs.items()}
+    steps = {variant: steps_checked(path) for variant, path in bases.items()}
     for variant, run in best.items():
         spread = sorted(round(r.turns / r.seconds) for r in runs[variant])
-        print(run.text(variant, f"  {run.seconds / run.turns * 1e6:.1f} µs/turn "
-                                f"(turns/s of the {rounds} runs: {', '.join(map(str, spread))})"), flush=True)
-    short = best["short"].seconds / best["short"].turns
+        print(run.text(variant, f"  {run.seconds / run.turns * 1e6:.1f} µs/turn, "
+                                f"{run.seconds / steps[variant] * 1e6:.1f} µs/step "
+                                f"({steps[variant] / run.turns:.2f} steps a turn; turns/s of the {rounds} runs: "
+                                f"{', '.join(map(str, spread))})"), flush=True)
+    short = best["short"]
     for variant, name in (("long", "long-nardy"), ("gulbara", "crazy-nardy")):
         if variant in best:
-            print(f"  a {name} turn costs {best[variant].seconds / best[variant].turns / short:.2f}x "
-                  "a short-nardy turn (goal: at most 1)")
+            run = best[variant]
+            print(f"  a {name} turn costs {run.seconds / run.turns / (short.seconds / short.turns):.2f}x "
+                  f"a short-nardy turn (goal: at most 1), a step "
+                  f"{run.seconds / steps[variant] / (short.seconds / steps['short']):.2f}x a step")
 
 
 def main() -> None:
