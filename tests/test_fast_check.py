@@ -307,7 +307,8 @@ def run_stop_proofs(positions: int, seed: int) -> Counter[str]:
             sequence = sequence[rng.randrange(len(sequence)):]
         exact, block = rng.random() < 0.7, rng.choice(("step", "turn", "off"))
         head_left = me[HEAD] - (1 if rng.random() < 0.85 else 2)
-        board = _Board(me, opp, opposite, False, True, head_left, HEAD, exact, block == "step", opponent_lowest(opp))
+        board = _Board(me, opp, opposite, False, True, head_left, HEAD, exact, block == "step",
+                       opponent_lowest(tuple(opp)))
         free = _free_points(opp, opposite)
         for goal in range(1, len(sequence) + 1):
             reached = _Search(goal - 1, sequence, True, board, block == "turn", -1).deeper(0)
@@ -377,7 +378,7 @@ def test_a_stop_is_proved_when_bearing_off_all_takes_the_goal_steps(position: st
     start = Position.parse(position)
     opposite = VARIANTS["gulbara"].opposite
     me, opp = list(start.board(start.turn)), list(start.board(other(start.turn)))
-    board = _Board(me, opp, opposite, False, True, me[HEAD] - 1, HEAD, True, True, opponent_lowest(opp))
+    board = _Board(me, opp, opposite, False, True, me[HEAD] - 1, HEAD, True, True, opponent_lowest(tuple(opp)))
     sequence = cascade_steps(die, 4)
     assert _out_of_reach(board, _free_points(opp, opposite), 0, goal, sequence, 0) == proved
     assert _Search(goal - 1, sequence, True, board, False, -1).deeper(0) != proved
@@ -435,7 +436,7 @@ def test_legs_are_not_followed_when_their_pips_are_no_sum_of_the_first_steps() -
     start = Position.start("gulbara")
     opposite = VARIANTS["gulbara"].opposite
     me, opp = list(start.board(start.turn)), list(start.board(other(start.turn)))
-    board = _Board(me, opp, opposite, False, True, me[HEAD] - 2, HEAD, True, True, opponent_lowest(opp))
+    board = _Board(me, opp, opposite, False, True, me[HEAD] - 2, HEAD, True, True, opponent_lowest(tuple(opp)))
     assert not _follow([(24, 20)], cascade_steps(3, 4), board)
     assert _follow([(24, 18)], cascade_steps(3, 4), board) and len(board.steps) == 2
 

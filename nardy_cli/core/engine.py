@@ -269,7 +269,7 @@ class _Turn:
 
     def illegal_block(self, me: Board) -> bool:
         """Whether the position ``me`` holds an illegal six-block anywhere."""
-        return illegal_block(me, self.opposite, self.opp_lowest)
+        return illegal_block(list(me), self.opposite, self.opp_lowest)
 
     # --- steps ---------------------------------------------------------------------
 
@@ -308,7 +308,7 @@ class _Turn:
             opp = tuple(hit_board)
         board[dst] = board[dst] + 1
         board_after = tuple(board)
-        if self.block_step and not me[dst] and block_at(board_after, dst, self.opposite, self.opp_lowest):
+        if self.block_step and not me[dst] and block_at(board, dst, self.opposite, self.opp_lowest):
             return _SIX_BLOCK
         return board_after, opp, step_of(src, dst, die, bool(held))
 

@@ -127,19 +127,25 @@ def preferred_paths(opp: Board | list[int], opposite: tuple[int, ...], src: int,
     return preferred + hitting
 
 
-def opponent_lowest(opp: Board | list[int]) -> int:
-    """The opponent's most advanced checker (own numbering); 0 once one is borne off."""
+def opponent_lowest(opp: Board) -> int:
+    """The opponent's most advanced checker (own numbering); 0 once one is borne off, or when
+    the board has none."""
     if opp[OFF]:
         return 0
-    return next(p for p in range(1, 25) if opp[p])
+    for point in range(1, 25):  # a loop on a tuple, not a generator on either board: compiled, direct indexing
+        if opp[point]:
+            return point
+    return 0
 
 
-def block_at(me: Board | list[int], point: int, opposite: tuple[int, ...], lowest: int) -> bool:
+def block_at(me: list[int], point: int, opposite: tuple[int, ...], lowest: int) -> bool:
     """Whether ``me`` holds an illegal six-block through ``point`` (mover's numbering).
 
     Blocks run along the opponent's route, so runs are measured in the opponent's
     numbering; a block is legal while an opponent checker is ahead of it (further along
-    their route, or borne off): ``lowest`` is the opponent's most advanced checker.
+    their route, or borne off): ``lowest`` is the opponent's most advanced checker. The
+    board is a list, whoever calls (compiled, indexing a list or a tuple is direct, a union
+    of both generic).
     """
     low = high = opposite[point]
     while low > 1 and me[opposite[low - 1]]:
@@ -149,7 +155,7 @@ def block_at(me: Board | list[int], point: int, opposite: tuple[int, ...], lowes
     return high - low >= 5 and lowest >= low
 
 
-def illegal_block(me: Board | list[int], opposite: tuple[int, ...], lowest: int) -> bool:
+def illegal_block(me: list[int], opposite: tuple[int, ...], lowest: int) -> bool:
     """Whether ``me`` holds an illegal six-block anywhere."""
     return any(me[p] and block_at(me, p, opposite, lowest) for p in range(1, 25))
 
@@ -239,7 +245,7 @@ class QuickCheck:
         legs = [leg for move in moves for leg in move.legs]
         if len(legs) > len(sequence):
             return None
-        lowest = opponent_lowest(opp) if six_block else 0
+        lowest = opponent_lowest(theirs) if six_block else 0
         leaving = head_limit(self.head_rule, passing, is_double and side in position.first, dice[0], opp,
                              opposite)[0] if head else 1
         head_left = me[HEAD] - leaving  # checkers that must stay on the head
