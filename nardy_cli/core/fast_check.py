@@ -637,13 +637,16 @@ class _Search:
             reached = self.seen[made + 1] = set()
         for src in range(board.top, 0, -1):
             if me[src] and board.play(src, die):
-                position = bytes(me)
-                if position not in reached:
+                if made:  # (one step from the start, each source leaves a board of its own: none to look up)
+                    position = bytes(me)
+                    if position in reached:
+                        board.undo(made)
+                        continue
                     reached.add(position)
-                    if self.deeper(made + 1):
-                        return True
-                    if self.budget < 0 <= self.nodes:
-                        return False
+                if self.deeper(made + 1):
+                    return True
+                if self.budget < 0 <= self.nodes:
+                    return False
                 board.undo(made)
         return False
 
