@@ -294,9 +294,9 @@ def random_stop_position(rng: random.Random) -> tuple[list[int], list[int]]:
 
 
 def run_stop_proofs(positions: int, seed: int) -> Counter[str]:
-    """For random positions, cascades (or their ends, as passed steps) and rule options, each goal of
-    steps in turn: :func:`_out_of_reach` at every level of counting never proves a goal that the
-    exhaustive search (no budget, no proof) reaches."""
+    """For random positions, cascades (or their ends, as passed steps, or a double's four steps) and
+    rule options, each goal of steps in turn: :func:`_out_of_reach` at every level of counting never
+    proves a goal that the exhaustive search (no budget, no proof) reaches."""
     rng = random.Random(seed)
     opposite = VARIANTS["gulbara"].opposite
     counts: Counter[str] = Counter()
@@ -305,6 +305,8 @@ def run_stop_proofs(positions: int, seed: int) -> Counter[str]:
         sequence = cascade_steps(rng.randint(1, 6), rng.choice((4, 4, 2)))
         if rng.random() < 0.3:
             sequence = sequence[rng.randrange(len(sequence)):]
+        elif rng.random() < 0.25:  # a long-nardy double, proved the same way
+            sequence = sequence[:4]
         exact, block = rng.random() < 0.7, rng.choice(("step", "turn", "off"))
         head_left = me[HEAD] - (1 if rng.random() < 0.85 else 2)
         board = _Board(me, opp, opposite, False, True, head_left, HEAD, exact, block == "step",
@@ -358,6 +360,31 @@ def test_cascades_that_stop_are_proved_maximal_by_the_fast_check(position: str, 
     shorter = steps_to_moves(verdict.play.steps[:-1])  # one step less is not the longest play
     finding = engine.check(start, dice, shorter).finding
     assert quick(start, dice, shorter) is None and finding is not None and finding.code == "cascade-short"
+
+
+@pytest.mark.parametrize("position, dice, play, leaving", [
+    # the first 6-6: two checkers leave the head, and the opponent's head on 12 stops both on 18
+    ("long w 24x15 24x15", (6, 6), "24/18(2)", 2),
+    # Black's first 5-5 lets one checker leave the head, and White's checker on 16 (Black's 4) stops it on 9
+    ("long b 24x14,16 24x15", (5, 5), "24/19 19/14 14/9", 1),
+])
+def test_long_nardy_doubles_that_stop_short_are_proved_maximal_by_the_count(position: str, dice: tuple[int, int],
+                                                                            play: str, leaving: int) -> None:
+    """Long nardy's doubles are four steps in order: the count that proves a cascade's stop proves
+    theirs too, before any search."""
+    rules, start, moves = Rules.preset("long"), Position.parse(position), parse_play(play)
+    engine, quick = Engine(rules), QuickCheck(rules)
+    verdict = engine.check(start, dice, moves)
+    assert verdict.play is not None and verdict.legal and verdict == engine.judge(start, dice, moves)
+    steps = verdict.play.steps
+    opposite = VARIANTS["long"].opposite
+    me, opp = list(start.board(start.turn)), list(start.board(other(start.turn)))
+    board = _Board(me, opp, opposite, False, True, me[HEAD] - leaving, HEAD, True, True, opponent_lowest(tuple(opp)))
+    assert _out_of_reach(board, _free_points(opp, opposite), 0, len(steps) + 1, (dice[0],) * 4, 0)
+    assert quick(start, dice, moves) is not None
+    shorter = steps_to_moves(steps[:-1])  # one step less is not the longest play
+    finding = engine.check(start, dice, shorter).finding
+    assert quick(start, dice, shorter) is None and finding is not None and finding.code == "not-maximal"
 
 
 @pytest.mark.parametrize("position, die, goal, proved", [

@@ -557,9 +557,14 @@ def _longer_exists(depth: int, sequence: tuple[int, ...], ordered: bool, board: 
 
     A cascade's stop is not searched at once: :func:`_out_of_reach` first tries to prove that no
     longer play exists, and the search, if it must go on, skips every board from which that proof
-    holds, a finer proof tried in turn where it takes long (:data:`_STAGES`)."""
+    holds, a finer proof tried in turn where it takes long (:data:`_STAGES`). A double's four
+    steps are in order too: where nothing is hit (long nardy), its cheapest proof is tried before
+    its search (it settles most doubles that stop short at a fraction of the search's cost)."""
     board.undo(0)
     if not ordered:
+        if (not board.hits and sequence[0] == sequence[-1]
+                and _out_of_reach(board, _free_points(board.opp, board.opposite), 0, depth + 1, sequence, 0)):
+            return False
         found = _Search(depth, sequence, False, board, block_turn, -1).deeper(0)
         board.undo(0)
         return found
