@@ -3,13 +3,14 @@
 :class:`QuickCheck` accepts a recorded play only when it can prove it legal cheaply —
 its moves resolve into legal steps that use every die (or every step of a cascade), or
 it bears off the last checker with a double, or no die can be played at all, or a lean
-search of the roll finds no longer play (and the higher-die rule holds; for a cascade that
-stops early, a count of pips and steps proves most stops without the search) — and otherwise
-declines (returns None), so that :meth:`Engine.check <nardy_cli.core.engine.Engine.check>`
-decides with its generator. It never finds a play illegal: every finding comes from the
-full path. It works on plain lists changed in place and undone, in the full path's search
-order, so an accepted play has exactly the steps the full path gives it
-(``tests/test_fast_check.py`` compares both paths on generated and mutated plays of every game).
+search of the roll finds no longer play (and the higher-die rule holds; for a cascade, or a
+long-nardy double, that stops early, a count of pips and steps proves most stops without the
+search) — and otherwise declines (returns None), so that :meth:`Engine.check
+<nardy_cli.core.engine.Engine.check>` decides with its generator. It never finds a play
+illegal: every finding comes from the full path. It works on plain lists changed in place and
+undone, in the full path's search order, so an accepted play has exactly the steps the full
+path gives it (``tests/test_fast_check.py`` compares both paths on generated and mutated plays
+of every game).
 
 The primitives both paths share (dice paths of a written move, the six-block test, the head
 limit, a roll's steps) live here, below the engine.
