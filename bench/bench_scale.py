@@ -302,9 +302,12 @@ def transport(base: Path, games: int = 200) -> None:
 
 def steps_checked(path: Path) -> int:
     """The steps of the plays validate checks in a corpus: each roll's play and each play of passed steps."""
+    steps = 0
     with gzip.open(path, "rt", encoding="utf-8") as text:
-        return sum(turn.dice_used for record in notation("ntn").read_games(text, str(path))
-                   for result in (replay(record),) for turn in (*result.turns, *result.passed_plays))
+        for record in notation("ntn").read_games(text, str(path)):
+            result = replay(record)
+            steps += sum(turn.dice_used for turn in (*result.turns, *result.passed_plays))
+    return steps
 
 
 def per_turn(bases: dict[str, Path], rounds: int = 3) -> None:
