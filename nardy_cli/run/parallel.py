@@ -554,12 +554,12 @@ def map_games(paths: list[str] | tuple[str, ...], task: Task[R], *, jobs: int | 
             yield from _gather(_batched(units, chunk_games), partial(client.submit, pure=False),
                                IN_FLIGHT_PER_WORKER * workers, task, on_error, allow_empty)
         return
-    workers = local or jobs or available_cores()
     if in_process(jobs, dask):
         for game in iter_games(paths, fmt=fmt, encoding=encoding, pattern=pattern, on_error=on_error,
                                allow_empty=allow_empty):
             yield task(game)
         return
+    workers = local or jobs or available_cores()
     work = _batched(_work(paths, fmt, encoding, pattern, chunk_games, allow_empty), chunk_games)
     if dask is None:
         first = list(islice(work, 2))
