@@ -378,8 +378,10 @@ def test_long_nardy_doubles_that_stop_short_are_proved_maximal_by_the_count(posi
     assert verdict.play is not None and verdict.legal and verdict == engine.judge(start, dice, moves)
     steps = verdict.play.steps
     opposite = VARIANTS["long"].opposite
-    me, opp = list(start.board(start.turn)), list(start.board(other(start.turn)))
-    board = _Board(me, opp, opposite, False, True, me[HEAD] - leaving, HEAD, True, True, opponent_lowest(tuple(opp)))
+    theirs = start.board(other(start.turn))
+    me, opp = list(start.board(start.turn)), list(theirs)
+    # as the fast check makes it under long nardy's rules: no hits, a head, standard bear-off, block=step
+    board = _Board(me, opp, opposite, False, True, me[HEAD] - leaving, HEAD, False, True, opponent_lowest(theirs))
     assert _out_of_reach(board, _free_points(opp, opposite), 0, len(steps) + 1, (dice[0],) * 4, 0)
     assert quick(start, dice, moves) is not None
     shorter = steps_to_moves(steps[:-1])  # one step less is not the longest play
