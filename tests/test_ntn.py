@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from nardy_cli.core.moves import Move
 from nardy_cli.core.sides import BAR, BLACK, OFF, SIDES, WHITE
 from nardy_cli.notations import ntn
-from nardy_cli.record import Action, GameRecord, RecordError
+from nardy_cli.record import Action, CappedErrors, GameRecord, RecordError
 
 SPEC = Path(__file__).resolve().parents[1] / "formats" / "ntn.md"
 
@@ -381,6 +381,57 @@ def test_edited_records_read_without_raising(edits: list[tuple[int, int, list[st
     for position, removed, inserted in edits:
         text = text[:position] + "".join(inserted) + text[position + removed :]
     assert_errors_located(text)
+
+
+TOKEN_WORDS = st.sampled_from(
+    [*"0123456789/*-:.(){};>?xZ\xa0\u0663", "1.", "12...", "123456789.", "1234567890.", "1..", "1....", "63:",
+     "6-3:", "24/18", "13/7*", "bar/22", "6/off(2)", "18/12", "double", "1-0", "1.63:", "63:24/18", "24/18:", "24/18,"]
+)
+TOKEN_SPACES = st.sampled_from(["", " ", " ", " ", "  ", "\t", "\x1c"])
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.tuples(TOKEN_SPACES, TOKEN_WORDS), max_size=12), TOKEN_SPACES, st.integers(0, 40))
+def test_plain_lines_are_cut_into_the_tokens_of_the_pattern(
+    words: list[tuple[str, str]], end: str, position: int
+) -> None:
+    text = "".join(space + word for space, word in words) + end
+    position = min(position, len(text))
+    assert ntn._tokens(text, position) == ntn._pattern_tokens(text, position)
+
+
+@pytest.mark.parametrize(
+    ("text", "tokens"),
+    [
+        ("1. 63: 24/18 18/15  52: 13/8 13/11", [("number", 0, 2), ("roll", 3, 6), ("moves", 7, 18),
+                                              ("roll", 20, 23), ("moves", 24, 34)]),
+        ("12... 66: - 1234567890. drop 1-0", [("number", 0, 5), ("roll", 6, 9), ("word", 10, 11),
+                                               ("word", 12, 23), ("word", 24, 28), ("word", 29, 32)]),
+        ("24/18, 24/18: 24/18/12 x", [("word", 0, 6), ("roll", 7, 13), ("moves", 14, 22), ("word", 23, 24)]),
+        ("24/18  18/12\t6/1 1/off", [("moves", 0, 5), ("moves", 7, 12), ("moves", 13, 22)]),
+    ],
+)
+def test_plain_words_are_told_by_their_characters(text: str, tokens: list[tuple[str, int, int]]) -> None:
+    assert ntn._plain_tokens(text, 0) == tokens == ntn._pattern_tokens(text, 0)
+
+
+@pytest.mark.parametrize("text", ["1.63: 24/18", "63:24/18 x", "1.. 63:", "1.... 63:"])
+def test_a_word_of_more_than_one_token_is_left_to_the_pattern(text: str) -> None:
+    assert ntn._plain_tokens(text, 0) is None
+    assert ntn._tokens(text, 0) == ntn._pattern_tokens(text, 0)
+
+
+def test_a_long_line_is_read_as_its_turns_on_lines_of_their_own() -> None:
+    """A line longer than the plain reading cuts, of more tokens than the pattern reads at once."""
+    turns = [f"{number}. 63: 24/18 18/15 52: 13/8 13/11" for number in range(1, 401)]
+    turns[200] += " 8/x { a comment }"
+    text = " ".join(turns)
+    one_line, on_lines = read_one(text + " 1-0"), read_one("\n".join(turns) + "\n1-0")
+    assert len(one_line.actions) == 800 and one_line.actions[401].comments == ["a comment"]
+    assert [(error.line, error.column) for error in one_line.errors] == [(1, text.index("8/x") + 1)]
+    assert [(error.line, error.column) for error in on_lines.errors] == [(201, turns[200].index("8/x") + 1)]
+    assert [error.message for error in one_line.errors] == [error.message for error in on_lines.errors]
+    assert replace(comparable(one_line), errors=CappedErrors()) == replace(comparable(on_lines), errors=CappedErrors())
 
 
 def record_text(*, tag_value: bool = False) -> st.SearchStrategy[str]:
