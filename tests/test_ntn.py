@@ -182,6 +182,10 @@ def test_tag_sections_and_escapes() -> None:
     assert [g.tags for g in games] == [{"Event": 'a "b" c\\d', "Round": "1", "White": "x"}, {"Event": "two"}]
     game = read_one('{ note }\n[Event"e"]\n1. 63: 24/18/15 *')
     assert game.comments == ["note"] and game.tags == {"Event": "e"}
+    game = read_one('  [Event "e"]\t [Round "2"]  \n[White "x"] junk\n')
+    assert game.tags == {"Event": "e", "Round": "2", "White": "x"}
+    assert game.tag_places == {"Event": (1, 3), "Round": (1, 16), "White": (2, 1)}
+    assert [(error.line, error.column) for error in game.errors] == [(2, 13)]
 
 
 def test_crlf_cr_and_bom() -> None:

@@ -326,19 +326,23 @@ class _Reader:
             yield self._end_game()
         game = self._begin(line)
         self.in_tag_section = True
-        position = _match_end(_SPACE_RE, text, 0)
+        position = _match_end(_SPACE_RE, text, 0) if text[0].isspace() else 0
         while position < len(text):
             match = _TAG_RE.match(text, position)
             if match is None:
                 self._error(line, position + 1, f'expected a tag like [Event "..."], found {_quoted(text[position:])}')
                 return
-            name, value = standard_name(match.group(1)), _TAG_UNESCAPE_RE.sub(r"\1", match.group(2))
+            tag, written = match.group(1, 2)
+            name = standard_name(tag)
+            value = _TAG_UNESCAPE_RE.sub(r"\1", written) if "\\" in written else written
             if name in game.tags:
                 self._error(line, position + 1, f"tag {name} is given twice; the first value is kept")
             else:
                 game.tags[name] = value
                 game.tag_places[name] = (line, position + 1)
-            position = _match_end(_SPACE_RE, text, match.end())
+            position = match.end()
+            if position < len(text) and text[position].isspace():  # (most tag lines end with their tag)
+                position = _match_end(_SPACE_RE, text, position)
 
     def _movetext_started(self) -> bool:
         """Whether the game has more than comments and errors: then a tag line starts another game."""
