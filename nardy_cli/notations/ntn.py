@@ -200,17 +200,15 @@ def _plain_tokens(text: str, position: int) -> list[_Token] | None:
     run = -1  # the start of the play words one space apart that the last word ends, if it is one
     for word in text[position:].split():
         start = text.find(word, end)
-        if "/" in word and not word.strip(_PLAY_CHARS):
-            if run < 0 or start != end + 1 or text[end] != " ":
-                if run >= 0:
-                    tokens.append(("moves", run, end))
-                run = start
-            end = start + len(word)
-            continue
-        if run >= 0:
+        play = "/" in word and not word.strip(_PLAY_CHARS)
+        if run >= 0 and not (play and start == end + 1 and text[end] == " "):
             tokens.append(("moves", run, end))
             run = -1
         end = start + len(word)
+        if play:
+            if run < 0:
+                run = start
+            continue
         dot = word.find(".")
         if 0 < dot <= MOVE_NUMBER_DIGITS and word[:dot].isdigit():
             if dot == len(word) - 1 or word.endswith("...", dot) and dot == len(word) - 3:
