@@ -153,6 +153,14 @@ def _match_end(pattern: re.Pattern[str], text: str, position: int) -> int:
     return match.end()
 
 
+def _space_end(text: str, position: int) -> int:
+    """Where the spaces from ``position`` end: the pattern runs only where a space is (most tag
+    lines start and end with their tags)."""
+    if position < len(text) and text[position].isspace():
+        return _match_end(_SPACE_RE, text, position)
+    return position
+
+
 def _quoted(text: str, limit: int = 24) -> str:
     return '"' + (text if len(text) <= limit else text[: limit - 1] + "…") + '"'
 
@@ -324,7 +332,7 @@ class _Reader:
             yield self._end_game()
         game = self._begin(line)
         self.in_tag_section = True
-        position = _match_end(_SPACE_RE, text, 0) if text[0].isspace() else 0
+        position = _space_end(text, 0)
         while position < len(text):
             match = _TAG_RE.match(text, position)
             if match is None:
@@ -338,9 +346,7 @@ class _Reader:
             else:
                 game.tags[name] = value
                 game.tag_places[name] = (line, position + 1)
-            position = match.end()
-            if position < len(text) and text[position].isspace():  # (most tag lines end with their tag)
-                position = _match_end(_SPACE_RE, text, position)
+            position = _space_end(text, match.end())
 
     def _movetext_started(self) -> bool:
         """Whether the game has more than comments and errors: then a tag line starts another game."""
