@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nardy_cli.core.moves import Move
+from nardy_cli.core.scores import RESULT_TOKEN
 from nardy_cli.core.sides import BAR, BLACK, OFF, SIDES, WHITE
 from nardy_cli.notations import ntn
 from nardy_cli.record import Action, CappedErrors, GameRecord, RecordError
@@ -417,6 +418,25 @@ def test_plain_lines_are_cut_into_the_tokens_of_the_pattern(
 )
 def test_plain_words_are_told_by_their_characters(text: str, tokens: list[tuple[str, int, int]]) -> None:
     assert ntn._plain_tokens(text, 0) == tokens == ntn._pattern_tokens(text, 0)
+
+
+@given(st.from_regex(RESULT_TOKEN, fullmatch=True))
+def test_every_result_holds_a_hyphen_or_is_unfinished(result: str) -> None:
+    assert "-" in result or result == "*"  # what ntn._ends_with_result tests before the pattern
+
+
+def test_games_start_after_a_result_and_at_a_tag_after_movetext() -> None:
+    lines = ['[Event "a"]', '[White "b"]', "1. 63: 24/18/15", "2. 52: 24/19 18/16 1-0",  # game 1, ended
+             "1. 64: 24/18 24/20", "0-12",  # game 2 (no tags), a result alone on its line
+             "1. 63: 24/18/15 *",  # game 3, unfinished
+             "1. 63: 24/18/15 1/2-1/2",  # game 4, a draw
+             "1. 63: 24/18/15 { drawn? } 1-0", "2. 52: 24/19 18/16",  # game 5: a comment may hide the result
+             '[Event "c"]', "1. 63: 24/18/15 10-",  # game 6: a tag after movetext; "10-" is no result
+             "2. 52: 24/19 18/16 13/8-2", "; 1-0",  # a play, a comment line: no end
+             '[Round "2"]', "1. 63: 24/18/15 2-0"]  # game 7: a tag after movetext
+    starts, preamble = ntn.game_starts(lines[:2])
+    assert preamble == []
+    assert [number for number, line in enumerate(lines) if starts(line)] == [0, 4, 6, 7, 8, 10, 14]
 
 
 @pytest.mark.parametrize("text", ["1.63: 24/18", "63:24/18 x", "1.. 63:", "1.... 63:"])

@@ -17,7 +17,7 @@ from typing import Final, TextIO
 
 from nardy_cli.core.compiled import picklable
 from nardy_cli.core.moves import PlaySyntaxError, parse_play, written_dice
-from nardy_cli.core.scores import RESULT_TOKEN
+from nardy_cli.core.scores import RESULT_TOKEN, UNFINISHED
 from nardy_cli.core.sides import SIDES, other
 from nardy_cli.notations import GameStarts, GameWriter, Target, analysis
 from nardy_cli.record import Action, ActionKind, GameRecord, RecordError, standard_name
@@ -94,9 +94,17 @@ class _GameStarts:
         start = self.ended or (tag and self.movetext)
         plain = not tag and text[0] not in COMMENT_OPENERS
         self.movetext = plain or (self.movetext and not start)
-        self.ended = plain and bool(_RESULT_RE.fullmatch(text.rpartition(" ")[2])) and \
-            not any(mark in text for mark in _COMMENT_MARKS)
+        self.ended = plain and _ends_with_result(text)
         return start
+
+
+def _ends_with_result(text: str) -> bool:
+    """Whether a movetext line ends with a result and holds no comment (which might hide it)."""
+    word = text.rpartition(" ")[2]
+    # Every result holds a hyphen or is "*": testing that first spares the pattern on most lines,
+    # which end with a play (the parent cutting a big file for its workers tests every line).
+    return (("-" in word or word == UNFINISHED) and _RESULT_RE.fullmatch(word) is not None
+            and not any(mark in text for mark in _COMMENT_MARKS))
 
 
 # --- cells: where an action stands in the movetext ------------------------------------
