@@ -184,8 +184,8 @@ def _tokens(text: str, position: int) -> list[_Token]:
     no comment) is cut at its spaces and each word told by its characters (:func:`_plain_tokens`):
     compiled, that costs half the pattern's matches (interpreted, a little more than they do). The
     pattern reads any other line, and a line with a word the plain reading does not know."""
-    if (len(text) - position <= _PLAIN_LENGTH and text.isascii() and text.find("{", position) < 0
-            and text.find(";", position) < 0):
+    if (len(text) - position <= _PLAIN_LENGTH and text.isascii()
+            and not any(text.find(opener, position) >= 0 for opener in COMMENT_OPENERS)):
         tokens = _plain_tokens(text, position)
         if tokens is not None:
             return tokens
