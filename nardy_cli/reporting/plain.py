@@ -11,7 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -108,15 +108,19 @@ def is_missing(value: Any) -> bool:
     return value is None or (isinstance(value, float) and math.isnan(value))
 
 
+def csv_text(rows: Iterable[Sequence[Any]]) -> str:
+    """``rows`` as lines of a CSV table, each ended by ``\\n``."""
+    text = io.StringIO(newline="")
+    csv.writer(text, lineterminator="\n").writerows(rows)
+    return text.getvalue()
+
+
 def csv_table(table: Table) -> str:
     """``frame.to_csv()`` of :meth:`Table.frame`, without the final line end: the index first,
     floats as ``repr`` writes them, missing values empty."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["" if table.index_name is None else table.index_name, *table.columns])
-    for row in table.rows():
-        writer.writerow(["" if is_missing(value) else value for value in row.values()])
-    return buffer.getvalue().rstrip("\n")
+    header = ["" if table.index_name is None else table.index_name, *table.columns]
+    rows = (["" if is_missing(value) else value for value in row.values()] for row in table.rows())
+    return csv_text([header, *rows]).rstrip("\n")
 
 
 def markdown_table(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:

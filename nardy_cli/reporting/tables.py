@@ -7,9 +7,7 @@ pyarrow or ``dask.dataframe.read_parquet`` for analyses beyond ``nardy stats``.
 """
 from __future__ import annotations
 
-import csv
 import importlib.util
-import io
 import json
 import os
 import subprocess
@@ -31,6 +29,7 @@ from nardy_cli.analysis.aggregates import (
 )
 from nardy_cli.files.output import OutputError, atomic_output
 from nardy_cli.reporting import parquet
+from nardy_cli.reporting.plain import csv_text
 from nardy_cli.run.parallel import DASK_HINT
 
 TABLES = {"games": GAME_COLUMNS, "turns": TURN_COLUMNS, "findings": FINDING_COLUMNS, "matches": MATCH_COLUMNS}
@@ -87,13 +86,6 @@ class _Table:
 
     def close(self) -> None:
         self.flush()
-
-
-def csv_text(rows: Iterable[tuple[Any, ...]]) -> str:
-    """``rows`` as lines of a CSV table."""
-    text = io.StringIO(newline="")
-    csv.writer(text, lineterminator="\n").writerows(rows)
-    return text.getvalue()
 
 
 class _CsvTable(_Table):
