@@ -588,13 +588,14 @@ def _worker_pool(workers: int) -> Iterator[Any]:
         # closed when collected, the generator using the pool may be finalised in the pool's own
         # thread (after an error left it unfinished): that thread cannot wait for itself
         manager = getattr(pool, "_executor_manager_thread", None)
-        if manager is None or manager.ident is None:
+        started = manager is not None and manager.ident is not None
+        if not started:
             # The pool's first submit forks the workers, then starts the thread that ends them: a
             # signal (Ctrl-C, SIGTERM) between the two would leave them waiting for work and this
             # process waiting for them at its exit. Idle, they are killed.
             for process in list((getattr(pool, "_processes", None) or {}).values()):
                 process.kill()
-        waitable = manager is None or manager.ident is not None  # a thread made, not started, cannot be joined
+        waitable = manager is None or started  # a thread made, not started, cannot be joined
         pool.shutdown(wait=waitable and threading.current_thread() is not manager, cancel_futures=True)
 
 
