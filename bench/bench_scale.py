@@ -11,8 +11,8 @@ memory: the sum of resident sets (pages shared by forked workers counted in each
 proportional sets (shared pages divided among their sharers, what the tree really takes). It
 prints games/s and turns/s, the speed-up against one worker and against linear, and the CPU
 seconds (medians of ``--rounds`` runs, alternating with the nardy of ``--against PYTHON`` when
-given); then long and crazy against short nardy per turn and per step checked (``--short``,
-``--crazy``), and what shipping parsed records to workers would cost against shipping raw lines.
+given); then long and crazy against short nardy per turn and per step checked, less the start-up
+(``--short``, ``--crazy``), and what shipping parsed records to workers would cost against shipping raw lines.
 Prints, never asserts.
 
     python bench/bench_scale.py [--sizes 10k,100k,1M] [--jobs 1,2,local:2] [--base 1000] [--short 2000]
@@ -283,11 +283,8 @@ def corpus(cache: Path, base: Path, base_games: int, games: int) -> Path:
     return path
 
 
-# --- shipping records or lines ------------------------------------------------------------
-
-
-def transport(base: Path, games: int = 200) -> None:
-    """Per game: parsing NTN and replaying, against pickling parsed records or the raw lines."""
+def first_games(base: Path, games: int) -> list[str]:
+    """The lines of the first ``games`` games of a gzip-compressed NTN corpus."""
     lines, starts = [], 0
     with gzip.open(base, "rt", encoding="utf-8") as text:
         for line in text:
@@ -295,6 +292,15 @@ def transport(base: Path, games: int = 200) -> None:
             if starts > games:
                 break
             lines.append(line)
+    return lines
+
+
+# --- shipping records or lines ------------------------------------------------------------
+
+
+def transport(base: Path, games: int = 200) -> None:
+    """Per game: parsing NTN and replaying, against pickling parsed records or the raw lines."""
+    lines = first_games(base, games)
 
     def per_game(work: Callable[[], Any]) -> tuple[float, Any]:
         start = time.process_time()
@@ -324,28 +330,42 @@ def steps_checked(path: Path) -> int:
 
 def per_turn(bases: dict[str, Path], rounds: int = 3) -> None:
     """Long and crazy against short nardy: validate's µs per turn, and per step checked, on one
-    worker over each variant's base, run in alternation ``rounds`` times each; the fastest run of
-    each is compared (the least disturbed by other jobs on a shared machine)."""
+    worker over each variant's base, run in alternation ``rounds`` times each, less the start-up
+    (a run over the base's first game, in the same alternation: the bases differ in size, so the
+    start-up would weigh more on a turn of the smaller ones); the fastest run of each is compared
+    (the least disturbed by other jobs on a shared machine)."""
     runs: dict[str, list[Run]] = {variant: [] for variant in bases}
-    for _ in range(rounds):
+    starts: dict[str, list[Run]] = {variant: [] for variant in bases}
+    with tempfile.TemporaryDirectory() as folder:
+        firsts = {variant: Path(folder, f"{variant}-first.ntn.gz") for variant in bases}
         for variant, path in bases.items():
-            runs[variant].append(timed("validate", [path], 1, None))
+            firsts[variant].write_bytes(gzip.compress("".join(first_games(path, 1)).encode("utf-8")))
+        for _ in range(rounds):
+            for variant, path in bases.items():
+                runs[variant].append(timed("validate", [path], 1, None))
+                starts[variant].append(timed("validate", [firsts[variant]], 1, None))
+        first_steps = {variant: steps_checked(path) for variant, path in firsts.items()}
     best = {variant: min(variant_runs, key=lambda run: run.seconds / run.turns)
             for variant, variant_runs in runs.items()}
-    steps = {variant: steps_checked(path) for variant, path in bases.items()}
+    start_up = {variant: min(variant_starts, key=lambda run: run.seconds) for variant, variant_starts in starts.items()}
+    turn_cost, step_cost = {}, {}
     for variant, run in best.items():
+        start, steps = start_up[variant], steps_checked(bases[variant]) - first_steps[variant]
+        seconds = run.seconds - start.seconds
+        turn_cost[variant], step_cost[variant] = seconds / (run.turns - start.turns), seconds / steps
         spread = sorted(round(r.turns / r.seconds) for r in runs[variant])
-        print(run.text(variant, f"  {run.seconds / run.turns * 1e6:.1f} µs/turn, "
-                                f"{run.seconds / steps[variant] * 1e6:.1f} µs/step "
-                                f"({steps[variant] / run.turns:.2f} steps a turn; turns/s of the {rounds} runs: "
+        print(run.text(variant, f"  {turn_cost[variant] * 1e6:.1f} µs/turn, {step_cost[variant] * 1e6:.1f} µs/step "
+                                f"({steps / (run.turns - start.turns):.2f} steps a turn; less a start-up of "
+                                f"{start.seconds:.2f} s; turns/s of the {rounds} runs: "
                                 f"{', '.join(map(str, spread))})"), flush=True)
-    short = best["short"]
     for variant, name in (("long", "long-nardy"), ("gulbara", "crazy-nardy")):
-        if variant in best:
-            run = best[variant]
-            print(f"  a {name} turn costs {run.seconds / run.turns / (short.seconds / short.turns):.2f}x "
-                  f"a short-nardy turn (goal: at most 1), a step "
-                  f"{run.seconds / steps[variant] / (short.seconds / steps['short']):.2f}x a step")
+        if variant not in best:
+            continue
+        if min(turn_cost[variant], turn_cost["short"]) <= 0:
+            print(f"  a {name} turn: too few games to compare, a run took no longer than its start-up")
+            continue
+        print(f"  a {name} turn costs {turn_cost[variant] / turn_cost['short']:.2f}x a short-nardy turn "
+              f"(goal: at most 1), a step {step_cost[variant] / step_cost['short']:.2f}x a step")
 
 
 def main() -> None:
