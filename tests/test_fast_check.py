@@ -362,6 +362,26 @@ def test_cascades_that_stop_are_proved_maximal_by_the_fast_check(position: str, 
     assert quick(start, dice, shorter) is None and finding is not None and finding.code == "cascade-short"
 
 
+@pytest.mark.parametrize("position, dice, play, legal", [
+    ("gulbara w 5,2x3 24x15", (5, 3), "5/off", True),  # no checker on the 3-point: the 5 alone
+    ("gulbara w 5,2x3 24x15", (5, 3), "", False),  # the 5 bears off
+    ("gulbara w 4,3 24x15", (6, 2), "", True),  # neither die bears off, and no checker moves inside home
+    ("gulbara w 5,3 24x15", (5, 3), "5/off", False),  # the 3 bears off too
+    ("gulbara w 5,3 24x15", (5, 3), "5/off 3/off", True),
+    ("gulbara w 1 24x15", (4, 1), "1/off", True),  # the last checker, with the one die that can
+])
+def test_bearing_off_exactly_from_home_is_counted_by_the_fast_check(position: str, dice: tuple[int, int], play: str,
+                                                                    legal: bool) -> None:
+    """All home under bearoff=exact, a step can only bear off a checker from its die's point: the
+    fast check counts the longest play instead of searching it, and leaves a shorter play to the
+    full path."""
+    rules, start, moves = Rules.preset("gulbara"), Position.parse(position), parse_play(play)
+    engine = Engine(rules)
+    verdict = engine.judge(start, dice, moves)
+    assert verdict.legal == legal and engine.check(start, dice, moves) == verdict
+    assert (QuickCheck(rules)(start, dice, moves) is not None) == legal
+
+
 @pytest.mark.parametrize("position, dice, play, leaving", [
     # the first 6-6: two checkers leave the head, and the opponent's head on 12 stops both on 18
     ("long w 24x15 24x15", (6, 6), "24/18(2)", 2),

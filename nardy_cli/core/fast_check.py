@@ -277,10 +277,18 @@ class QuickCheck:
         # takes ceil(point / die) steps in every play that moves it off.
         if made == len(sequence) or (is_double and made and me[OFF] == CHECKERS):
             return result
+        orders = (sequence,) if is_double else (sequence, sequence[::-1])
+        mine = position.white if side == WHITE else position.black
+        if exact and not hits and not block_turn and not any(mine[HOME_TOP + 1:]):
+            # all home (bearoff=exact): a step only bears off a checker from its die's point, so the
+            # longest play is counted, not searched; one that bears off the last checker counts as
+            # all the steps, the die it takes being the only one that can bear off a lone checker
+            finished = me[OFF] == CHECKERS
+            return result if finished or made == max(_bearing_off(list(mine), order) for order in orders) else None
         if not made:  # a pass: legal when no die can be played at all
             sources = (BAR,) if me[BAR] else range(top, 0, -1)
             return None if any(me[src] and board.play(src, die) for die in set(sequence) for src in sources) else result
-        for order in (sequence,) if is_double else (sequence, sequence[::-1]):
+        for order in orders:
             if _longer_exists(made, order, False, board, block_turn):
                 return None
         if made == 1 and result[2][0][2] != sequence[0]:  # the higher-die rule: the larger die, if it can be played
