@@ -382,6 +382,35 @@ def test_bearing_off_exactly_from_home_is_counted_by_the_fast_check(position: st
     assert (QuickCheck(rules)(start, dice, moves) is not None) == legal
 
 
+def test_every_play_from_home_under_exact_bearoff_is_judged_alike_both_ways() -> None:
+    """All home under bearoff=exact, for random boards of both sides and every roll: each legal
+    play, each of its beginnings and the pass get the same verdict from the fast check (which counts
+    the longest play, or leaves the play to the full path) as from the full path."""
+    rng = random.Random(41)
+    rules = Rules.preset("gulbara")
+    engine, quick = Engine(rules), QuickCheck(rules)
+    counts: Counter[str] = Counter()
+    for _ in range(60):
+        on_board = rng.randint(1, CHECKERS)
+        points = [rng.randint(1, 6) for _ in range(on_board)]
+        mine = ",".join(f"{point}x{points.count(point)}" for point in sorted(set(points), reverse=True))
+        position = Position.parse(rng.choice((f"gulbara w {mine} 24x15", f"gulbara b 24x15 {mine}")))
+        for first, second in product(range(1, 7), repeat=2):
+            if first == second:
+                continue  # a double is a cascade, whose steps are followed in order
+            dice = (first, second)
+            plays = {steps_to_moves(play.steps[:cut]) for play in engine.legal_plays(position, dice)
+                     for cut in range(len(play.steps) + 1)}
+            for moves in plays:
+                full = engine.judge(position, dice, moves)
+                accepted = quick(position, dice, moves) is not None
+                counts["legal" if full.legal else "illegal"] += 1
+                counts["accepted"] += accepted
+                assert not accepted or full.legal, (position, dice, moves)
+                assert_same(engine.check(position, dice, moves), full, f"{position} {dice} {moves}")
+    assert counts["illegal"] and counts["accepted"] == counts["legal"]
+
+
 @pytest.mark.parametrize("position, dice, play, leaving", [
     # the first 6-6: two checkers leave the head, and the opponent's head on 12 stops both on 18
     ("long w 24x15 24x15", (6, 6), "24/18(2)", 2),
