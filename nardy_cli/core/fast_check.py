@@ -241,8 +241,8 @@ class QuickCheck:
         passing = passed is not None
         is_double = passing or dice[0] == dice[1]
         side = position.turn
-        theirs = position.black if side == WHITE else position.white
-        me, opp = list(position.white if side == WHITE else position.black), list(theirs)
+        mine, theirs = (position.white, position.black) if side == WHITE else (position.black, position.white)
+        me, opp = list(mine), list(theirs)
         legs = [leg for move in moves for leg in move.legs]
         if len(legs) > len(sequence):
             return None
@@ -278,7 +278,6 @@ class QuickCheck:
         if made == len(sequence) or (is_double and made and me[OFF] == CHECKERS):
             return result
         orders = (sequence,) if is_double else (sequence, sequence[::-1])
-        mine = position.white if side == WHITE else position.black
         if exact and not hits and not block_turn and not any(mine[HOME_TOP + 1:]):
             # all home (bearoff=exact): a step only bears off a checker from its die's point, so the
             # longest play is counted, not searched; one that bears off the last checker counts as
@@ -596,19 +595,18 @@ def _longer_exists(depth: int, sequence: tuple[int, ...], ordered: bool, board: 
     return found
 
 
-_STAGES: Final[tuple[tuple[tuple[int, ...], int], ...]] = (((0, 2, 3), 16), ((4,), 16), ((5,), -1))
+_STAGES: Final[tuple[tuple[tuple[int, ...], int], ...]] = (((0, 2, 3, 4), 16), ((5,), -1))
 """What a cascade's check tries, stage by stage: proofs by :func:`_out_of_reach` at the start of the
 turn, cheapest first (steps of how many of the highest values are counted beside the pips: counting
 every value makes too many keys), and, failing them, a search that skips the boards those proofs
-settle, within a budget of boards (-1: none), past which the next stage's finer proof is tried (a
-finer proof costs little where the search takes thousands of boards, but more than the search where
-it takes a few). The cascade and passed-step checks of 1,600 generated crazy-nardy games (seeds 11, 23
-and 37: 400, 600 and 600 games) cost 2,075, 3,665 and 3,530 M instructions with one stage,
-((0, 2, 3), -1), before :func:`_adds_up` dropped the keys it cannot complete; 1,713, 3,107 and 2,738 M
-with these; 1,715, 3,113 and 2,911 M without the last stage and with no budget in the second (all
-then after a first search of two boards). Since the proofs became cheaper, no first search is best:
-those of two generated sets (400 greedy games of seed 11, 600 random of seed 23) cost 892 and 1,581 M
-with none, and 904 and 1,601, 920 and 1,632, 949 and 1,693 M with 1, 2 and 4 boards."""
+settle, within a budget of boards (-1: none, as the last stage must be), past which the next stage's
+finer proof is tried (a finer proof costs little where the search takes thousands of boards, but
+more than the search where it takes a few). Validating five generated sets of crazy-nardy games
+(300 random of seed 11, 300 greedy of seed 23, and 200 random each under cascade=two, block=turn and
+bearoff=standard) cost 1,861, 1,767, 1,120, 1,283 and 1,083 M instructions in all with
+(((0, 2, 3), 16), ((4,), 16), ((5,), -1)), and 1,840, 1,755, 1,109, 1,284 and 1,075 M with these;
+the first two sets cost 1,882 and 1,767 M with no stage past ((4,), -1), 1,913 and 1,788 M with a
+first budget of 64 boards, and 1,863 and 1,756 M with every proof first and no budget."""
 
 
 class _Search:
