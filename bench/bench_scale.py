@@ -351,18 +351,22 @@ def per_turn(bases: dict[str, Path], rounds: int = 3) -> None:
     turn_cost, step_cost = {}, {}
     for variant, run in best.items():
         start, steps = start_up[variant], steps_checked(bases[variant]) - first_steps[variant]
-        seconds = run.seconds - start.seconds
-        turn_cost[variant], step_cost[variant] = seconds / (run.turns - start.turns), seconds / steps
+        seconds, turns = run.seconds - start.seconds, run.turns - start.turns
+        if turns <= 0 or steps <= 0:  # a base of one game
+            turn_cost[variant] = step_cost[variant] = 0.0
+            print(run.text(variant, "  one game: no turn past the start-up to measure"), flush=True)
+            continue
+        turn_cost[variant], step_cost[variant] = seconds / turns, seconds / steps
         spread = sorted(round(r.turns / r.seconds) for r in runs[variant])
         print(run.text(variant, f"  {turn_cost[variant] * 1e6:.1f} µs/turn, {step_cost[variant] * 1e6:.1f} µs/step "
-                                f"({steps / (run.turns - start.turns):.2f} steps a turn; less a start-up of "
+                                f"({steps / turns:.2f} steps a turn; less a start-up of "
                                 f"{start.seconds:.2f} s; turns/s of the {rounds} runs: "
                                 f"{', '.join(map(str, spread))})"), flush=True)
     for variant, name in (("long", "long-nardy"), ("gulbara", "crazy-nardy")):
         if variant not in best:
             continue
         if min(turn_cost[variant], turn_cost["short"]) <= 0:
-            print(f"  a {name} turn: too few games to compare, a run took no longer than its start-up")
+            print(f"  a {name} turn: too few games to compare, a run took no longer than its first game")
             continue
         print(f"  a {name} turn costs {turn_cost[variant] / turn_cost['short']:.2f}x a short-nardy turn "
               f"(goal: at most 1), a step {step_cost[variant] / step_cost['short']:.2f}x a step")
