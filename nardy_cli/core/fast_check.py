@@ -283,7 +283,7 @@ class QuickCheck:
             # longest play is counted, not searched; one that bears off the last checker counts as
             # all the steps, the die it takes being the only one that can bear off a lone checker
             finished = me[OFF] == CHECKERS
-            return result if finished or made == max(_bearing_off(list(mine), order) for order in orders) else None
+            return result if finished or made == max(_bearing_off(mine, order) for order in orders) else None
         if not made:  # a pass: legal when no die can be played at all
             sources = (BAR,) if me[BAR] else range(top, 0, -1)
             return None if any(me[src] and board.play(src, die) for die in set(sequence) for src in sources) else result
@@ -770,11 +770,11 @@ def _short_of_pips(points: list[int], counts: list[int], steps: tuple[int, ...],
     return True
 
 
-def _bearing_off(me: list[int], steps: tuple[int, ...]) -> int:
+def _bearing_off(me: Board | list[int], steps: tuple[int, ...]) -> int:
     """How many of ``steps`` can be played once all checkers are home, bearing off exactly (each
     step bears off a checker from its die's point, the only step it allows), all of them once the
     last checker is borne off."""
-    left, on_board = me[:], CHECKERS - me[OFF]
+    left, on_board = list(me), CHECKERS - me[OFF]
     for made, die in enumerate(steps):
         if not left[die]:
             return made
