@@ -33,6 +33,7 @@ import multiprocessing
 import os
 import pickle
 import resource
+import select
 import statistics
 import subprocess
 import sys
@@ -85,20 +86,25 @@ def command_run(arguments: list[str], interval: float = 0.2,
     """Run ``nardy ARGUMENTS`` (the nardy ``python`` imports) and sample its process tree: wall and
     CPU seconds, peak RSS and PSS (bytes) and its standard output.
 
-    The wall time ends when the command ends, not at the next sample; the CPU time is the tree's
-    own account (``getrusage`` of the reaped children), not a sum of samples."""
+    The samples come every 10 ms at first, 1.25 times further apart each time up to ``interval``,
+    so that a run of a fraction of a second is sampled too. (The kernel's own peak, ``ru_maxrss``,
+    would not do: a child starts with the peak of the process it was forked from, this one.) The
+    wall time ends when the command ends, not at the next sample; the CPU time is the tree's own
+    account (``getrusage`` of the reaped children), not a sum of samples."""
     nardy = [python, "-P", "-c", "from nardy_cli.cli.main import cli; cli()"]  # -P: not this directory's nardy_cli
     peak_rss = peak_pss = 0
-    with tempfile.TemporaryFile("w+") as out:
+    pause = min(0.01, interval)
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as errors:
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
-        root = psutil.Popen(nardy + arguments, stdout=out, stderr=subprocess.PIPE, text=True, env=USERS_ENVIRONMENT)
-        while root.poll() is None:
+        root = subprocess.Popen(nardy + arguments, stdout=out, stderr=errors, env=USERS_ENVIRONMENT)
+        tree_root, ended = psutil.Process(root.pid), os.pidfd_open(root.pid)
+        while True:
             rss = pss = 0
             try:
-                tree = [root, *root.children(recursive=True)]
+                tree = [tree_root, *tree_root.children(recursive=True)]
             except psutil.Error:
-                break
+                tree = []
             for process in tree:
                 try:
                     memory = process.memory_full_info()
@@ -106,16 +112,16 @@ def command_run(arguments: list[str], interval: float = 0.2,
                     continue
                 rss, pss = rss + memory.rss, pss + memory.pss
             peak_rss, peak_pss = max(peak_rss, rss), max(peak_pss, pss)
-            try:
-                root.wait(interval)
-            except psutil.TimeoutExpired:
-                pass
-        root.wait()
+            if select.select([ended], [], [], pause)[0]:  # the command has ended
+                break
+            pause = min(pause * 1.25, interval)
         seconds = time.perf_counter() - start
+        os.close(ended)
+        root.wait()
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        errors = root.stderr.read()
         if root.returncode not in (0, 1):
-            raise SystemExit(f"nardy {' '.join(arguments)} failed ({root.returncode}): {errors}")
+            errors.seek(0)
+            raise SystemExit(f"nardy {' '.join(arguments)} failed ({root.returncode}): {errors.read()}")
         out.seek(0)
         cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
         return seconds, cpu, peak_rss, peak_pss, out.read()

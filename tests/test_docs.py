@@ -240,6 +240,8 @@ def test_bench_corpus_runs(tmp_path):
                    "--against", sys.executable)
     assert " nardy validate:" in output and " nardy stats:" in output and "2 workers (against)" in output
     assert "validate's time" in output
+    # even a run of a few hundredths of a second is sampled: Python with nardy loaded takes over 10 MiB
+    assert all(int(peak) >= 10 for peak in re.findall(r"peak RSS +(\d+) MiB", output))
 
 
 def test_bench_gulbara_runs():
