@@ -16,7 +16,7 @@ given); then long and crazy against short nardy per turn and per step checked, l
 Prints, never asserts.
 
     python bench/bench_scale.py [--sizes 10k,100k,1M] [--jobs 1,2,local:2] [--base 1000] [--short 2000]
-                                [--crazy 500] [--tasks validate,stats,stats-out,stats-parquet,convert]
+                                [--crazy 2000] [--tasks validate,stats,stats-out,stats-parquet,convert]
                                 [--rounds 1] [--against PYTHON] [--cache ~/.cache/nardy-bench]
 
 Measured on a 2-core machine shared with other jobs, 200 games: NTN parsing 3.2-3.4 ms a game,
@@ -392,7 +392,7 @@ def main() -> None:
     parser.add_argument("--base", type=int, default=1000, help="Distinct games, repeated to make each corpus.")
     parser.add_argument("--short", type=int, default=2000,
                         help="Short-nardy games for the per-turn comparison (0: skip it).")
-    parser.add_argument("--crazy", type=int, default=500,
+    parser.add_argument("--crazy", type=int, default=2000,
                         help="Crazy-nardy games in the per-turn comparison (0: leave crazy nardy out).")
     parser.add_argument("--cache", type=Path, default=Path("~/.cache/nardy-bench").expanduser(),
                         help="Where the corpora are kept between runs.")
