@@ -529,6 +529,11 @@ def test_legs_are_not_followed_when_their_pips_are_no_sum_of_the_first_steps() -
     ([3, 1], [[(0, 0)], [(1, 2)]], 2, 0, 1, False),  # the last checker's key is counted
     ([2, 1], [[(0, 1), (1, 3)], [(0, 2)]], 6, 1, 1, True),  # 1 + 3 + 2, one key of 1
     ([2, 1], [[(0, 1), (1, 3)], [(0, 2)]], 6, 2, 1, False),  # 3 + 3 + 2 moves 8
+    # two keys after the first checker, one at the end: the last checker is added from the end
+    ([1, 1, 1], [[(0, 0), (1, 2)], [(0, 1)], [(0, 3), (1, 5)]], 6, 1, 1, True),  # 2 + 1 + 3 or 0 + 1 + 5
+    ([1, 1, 1], [[(0, 0), (1, 2)], [(0, 1)], [(0, 3), (1, 5)]], 4, 1, 1, False),  # 4 pips only with no key
+    ([1, 1, 1], [[(0, 0), (1, 2)], [(0, 1)], [(0, 3), (1, 5)]], 8, 2, 1, True),  # 2 + 1 + 5
+    ([1, 1, 1], [[(0, 0), (1, 2)], [(0, 1)], [(0, 3), (1, 5)]], 7, 2, 1, False),
 ])
 def test_checkers_add_up_to_pips_and_keys(counts: list[int], options: list[list[tuple[int, int]]], pips: int,
                                           key: int, fields: int, adds_up: bool) -> None:

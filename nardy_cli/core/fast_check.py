@@ -879,7 +879,12 @@ def _points_of(by_key: dict[int, int]) -> int:
 def _adds_up(counts: list[int], options: list[list[tuple[int, int]]], pips: int, key: int, fields: int) -> bool:
     """Whether checkers (``counts`` of each kind), each ending with one of its kind's ``options``
     (key, pips moved), can move ``pips`` pips in all with keys adding up to ``key``: a subset sum
-    of pips, on the bits of an int, for each key."""
+    of pips, on the bits of an int, for each key.
+
+    The checkers are added from both ends, the next one to the side that has fewer keys so far,
+    and the two sides met by key: the keys multiply with each checker of many options (one from
+    outside home), and the heaviest counts take a third to a half of the time they take with every
+    checker added in order."""
     need = [key >> (_FIELD * field) & 0b1111 for field in range(fields)]
     excess = sum((7 - count) << (_FIELD * field) for field, count in enumerate(need))
     over = sum(8 << (_FIELD * field) for field in range(fields))  # a field above its count, once excess is added
@@ -903,48 +908,67 @@ def _adds_up(counts: list[int], options: list[list[tuple[int, int]]], pips: int,
     # (the most steps of each counted value the checkers not placed make)
     limit = (1 << (pips + 1)) - 1
     sums_by_key = {0: 1}
-    last = -1  # the last kind with a checker
-    for index, count in enumerate(counts):
-        if count:
-            last = index
-    for index in range(len(counts)):
-        for placed in range(counts[index]):
-            if index == last and placed == counts[index] - 1:  # the last checker: only the sums it ends at pips from
-                ending: dict[int, int] = {}
-                for step_key, move in options[index]:
-                    if move <= pips:
-                        ending[step_key] = ending.get(step_key, 0) | 1 << (pips - move)
-                # no field of a made key is above its count: key - made_key borrows from no field
-                return any(sums & ending.get(key - made_key, 0) for made_key, sums in sums_by_key.items())
-            left -= farthest[index]
-            within = limit >> max(pips - left, 0) << max(pips - left, 0)  # sums the checkers left can complete
-            floor = 0  # the key of the counts the checkers left can complete, at the least
-            for field in range(fields):
-                supply[field] = supply[field] - most_steps[index][field]
-                floor += max(need[field] - supply[field], 0) << (_FIELD * field)
-            floor = over - floor  # added to a key, a field that stays below 8 is below its floor
-            grown: dict[int, int] = {}
-            for made_key, sums in sums_by_key.items():
-                total, reached, fits = -1, 0, False  # the key of options in a row, the sums they reach
-                for step_key, move in options[index]:
-                    if made_key + step_key != total:  # a new row: the sums of the last added at once
-                        if reached:
-                            grown[total] = grown.get(total, 0) | reached
-                        total, reached = made_key + step_key, 0
-                        fits = not ((total + excess) & over or (floor != over and (total + floor) & over != over))
-                    if fits:
-                        reached = reached | (sums << move) & within
-                if reached:
-                    grown[total] = grown.get(total, 0) | reached
-            if not grown:
+    checkers = [index for index, count in enumerate(counts) for _ in range(count)]
+    front, back = 0, len(checkers)  # the next checker added in order, and one past the next added from the end
+    ending = {0: 1 << pips}
+    while front < back:
+        if len(ending) < len(sums_by_key):
+            back -= 1
+            ending = _ending(ending, options[checkers[back]], excess, over)
+            if not ending:
                 return False
-            if grown == sums_by_key:  # more checkers of this kind change nothing
-                left -= (counts[index] - placed - 1) * farthest[index]
+            continue
+        index = checkers[front]
+        front += 1
+        left -= farthest[index]
+        within = limit >> max(pips - left, 0) << max(pips - left, 0)  # sums the checkers left can complete
+        floor = 0  # the key of the counts the checkers left can complete, at the least
+        for field in range(fields):
+            supply[field] = supply[field] - most_steps[index][field]
+            floor += max(need[field] - supply[field], 0) << (_FIELD * field)
+        floor = over - floor  # added to a key, a field that stays below 8 is below its floor
+        grown: dict[int, int] = {}
+        for made_key, sums in sums_by_key.items():
+            total, reached, fits = -1, 0, False  # the key of options in a row, the sums they reach
+            for step_key, move in options[index]:
+                if made_key + step_key != total:  # a new row: the sums of the last added at once
+                    if reached:
+                        grown[total] = grown.get(total, 0) | reached
+                    total, reached = made_key + step_key, 0
+                    fits = not ((total + excess) & over or (floor != over and (total + floor) & over != over))
+                if fits:
+                    reached = reached | (sums << move) & within
+            if reached:
+                grown[total] = grown.get(total, 0) | reached
+        if not grown:
+            return False
+        if grown == sums_by_key:  # more checkers of this kind change nothing
+            while front < back and checkers[front] == index:
+                front += 1
+                left -= farthest[index]
                 for field in range(fields):
-                    supply[field] = supply[field] - (counts[index] - placed - 1) * most_steps[index][field]
-                break
-            sums_by_key = grown
-    return bool(sums_by_key.get(key, 0) >> pips & 1)
+                    supply[field] = supply[field] - most_steps[index][field]
+        sums_by_key = grown
+    # no field of a key made from either end is above its count: key - made_key borrows from no field
+    return any(sums & ending.get(key - made_key, 0) for made_key, sums in sums_by_key.items())
+
+
+def _ending(ending: dict[int, int], options: list[tuple[int, int]], excess: int, over: int) -> dict[int, int]:
+    """For :func:`_adds_up`: the sums at which the checkers added in order must end, by the key
+    they must end with, for the checkers of ``ending`` and one more, of these ``options``, to
+    complete the sum; no field of a key above its count."""
+    grown: dict[int, int] = {}
+    for made_key, sums in ending.items():
+        total, reached = -1, 0  # the key of options in a row, the sums they reach
+        for step_key, move in options:
+            if made_key + step_key != total:
+                if reached and not (total + excess) & over:
+                    grown[total] = grown.get(total, 0) | reached
+                total, reached = made_key + step_key, 0
+            reached = reached | sums >> move
+        if reached and not (total + excess) & over:
+            grown[total] = grown.get(total, 0) | reached
+    return grown
 
 
 def _reached_by(die: int, board: _Board, block_turn: bool) -> set[tuple[Board, Board]]:
