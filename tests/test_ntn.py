@@ -420,6 +420,14 @@ def test_plain_words_are_told_by_their_characters(text: str, tokens: list[tuple[
     assert ntn._plain_tokens(text, 0) == tokens == ntn._pattern_tokens(text, 0)
 
 
+def test_a_play_word_is_told_by_each_of_its_characters() -> None:
+    """The table of play characters answers as stripping them does, for every character and none."""
+    assert ntn._all_play_chars("")
+    for code in range(0x3000):
+        word = "24/" + chr(code)
+        assert ntn._all_play_chars(word) == (not word.strip(ntn._PLAY_CHARS)), repr(word)
+
+
 @given(st.from_regex(RESULT_TOKEN, fullmatch=True))
 def test_every_result_holds_a_hyphen_or_is_unfinished(result: str) -> None:
     assert "-" in result or result == UNFINISHED  # what ntn._ends_with_result tests before the pattern

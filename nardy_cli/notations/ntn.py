@@ -43,6 +43,7 @@ _COMMENT_MARKS: Final = COMMENT_OPENERS + "}"
 # is one token, so a cascade's twenty moves cost one match, not forty. Its characters are written out:
 # importing `string` compiles a pattern, 1.5 ms of every start.
 _PLAY_CHARS: Final = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz*()/"
+_PLAY_TABLE: Final = bytes(char in _PLAY_CHARS for char in map(chr, range(128)))  # by character code: 1 or 0
 _PLAY_WORD = rf"[{re.escape(_PLAY_CHARS.replace('/', ''))}]*/[{re.escape(_PLAY_CHARS)}]*(?![^\s{{;])"
 _TOKEN_RE: Final = re.compile(
     rf"""
@@ -216,7 +217,7 @@ def _plain_tokens(text: str, position: int) -> list[_Token] | None:
     run = -1  # the start of the play words one space apart that the last word ends, if it is one
     for word in text[position:].split():
         start = text.find(word, end)
-        play = "/" in word and not word.strip(_PLAY_CHARS)
+        play = "/" in word and _all_play_chars(word)
         if run >= 0 and not (play and start == end + 1 and text[end] == " "):
             tokens.append(("moves", run, end))
             run = -1
@@ -241,6 +242,16 @@ def _plain_tokens(text: str, position: int) -> list[_Token] | None:
     if run >= 0:
         tokens.append(("moves", run, end))
     return tokens
+
+
+def _all_play_chars(word: str) -> bool:
+    """Whether every character of ``word`` is one of :data:`_PLAY_CHARS`: ``not word.strip(_PLAY_CHARS)``,
+    which (compiled, too) builds a mask of the 67 characters and searches them for each of the word's."""
+    for index in range(len(word)):
+        code = ord(word[index])
+        if code >= 128 or not _PLAY_TABLE[code]:
+            return False
+    return True
 
 
 class _OpenPlay:
