@@ -420,12 +420,13 @@ def test_plain_words_are_told_by_their_characters(text: str, tokens: list[tuple[
     assert ntn._plain_tokens(text, 0) == tokens == ntn._pattern_tokens(text, 0)
 
 
-def test_a_play_word_is_told_by_each_of_its_characters() -> None:
-    """The table of play characters answers as stripping them does, for every character and none."""
-    assert ntn._all_play_chars("")
-    for code in range(0x3000):
-        word = "24/" + chr(code)
-        assert ntn._all_play_chars(word) == (not word.strip(ntn._PLAY_CHARS)), repr(word)
+@pytest.mark.parametrize("code", range(128))
+def test_every_ascii_character_is_read_plainly_as_the_pattern_reads_it(code: int) -> None:
+    """Each character in a play word, a move number, a roll and a word, and between words."""
+    char = chr(code)
+    for text in (f"24/1{char}8 18/12", f"24/18{char}18/12", f"1{char}. 63: 24/18", f"1.{char}63: x",
+                 f"6{char}3: 24/18", f"do{char}uble 1-0", f"{char}"):
+        assert ntn._tokens(text, 0) == ntn._pattern_tokens(text, 0), repr(text)
 
 
 @given(st.from_regex(RESULT_TOKEN, fullmatch=True))
