@@ -905,16 +905,17 @@ def _adds_up(counts: list[int], options: list[list[tuple[int, int]]], pips: int,
                     most_of[field] = made
         farthest.append(most)
         most_steps.append(most_of)
-    left = sum(count * most for count, most in zip(counts, farthest))  # the most pips the checkers not placed move
+    # the checkers not placed in order (those added from the end among them) move at most left pips,
+    # and make at most supply steps of each counted value
+    left = sum(count * most for count, most in zip(counts, farthest))
     if left < pips:
         return False
     supply = [sum(count * kind[field] for count, kind in zip(counts, most_steps)) for field in range(fields)]
-    # (the most steps of each counted value the checkers not placed make)
     limit = (1 << (pips + 1)) - 1
     sums_by_key = {0: 1}
     checkers = [index for index, count in enumerate(counts) for _ in range(count)]
     front, back = 0, len(checkers)  # the next checker added in order, and one past the next added from the end
-    ending = {0: 1 << pips}
+    ending = {0: 1 << pips}  # the sums the checkers added in order must end at, by key, for those from the end
     while front < back:
         if len(ending) < len(sums_by_key):
             back -= 1
