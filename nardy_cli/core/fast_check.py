@@ -603,14 +603,12 @@ settle, within a budget of boards (-1: none, as the last stage must be), past wh
 finer proof is tried (a finer proof costs little where the search takes thousands of boards, but
 more than the search where it takes a few). Validating five generated sets of crazy-nardy games
 (300 random of seed 11, 300 greedy of seed 23, and 200 random each under cascade=two, block=turn and
-bearoff=standard) cost 1,861, 1,767, 1,120, 1,283 and 1,083 M instructions in all with
-(((0, 2, 3), 16), ((4,), 16), ((5,), -1)), and 1,840, 1,755, 1,109, 1,284 and 1,075 M with these;
-the first two sets cost 1,882 and 1,767 M with no stage past ((4,), -1), 1,913 and 1,788 M with a
-first budget of 64 boards, and 1,863 and 1,756 M with every proof first and no budget. Measured again
-once :func:`_adds_up` met its checkers from both ends: 1,809, 1,663, 1,103, 1,282 and 1,074 M with
-these; 1,823, 1,663, 1,106, 1,282 and 1,068 M with every proof first and no budget; 1,802, 1,663,
-1,110, 1,282 and 1,071 M with a first budget of 8; 1,820, 1,663, 1,103, 1,282 and 1,078 M with 32;
-1,817, 1,675, 1,112, 1,280 and 1,075 M with (((0, 2, 3), 16), ((4, 5), -1))."""
+bearoff=standard) costs 1,809, 1,663, 1,103, 1,282 and 1,074 M instructions in all with these;
+1,823, 1,663, 1,106, 1,282 and 1,068 M with every proof first and no budget; 1,802, 1,663, 1,110,
+1,282 and 1,071 M with a first budget of 8; 1,820, 1,663, 1,103, 1,282 and 1,078 M with 32; 1,817,
+1,675, 1,112, 1,280 and 1,075 M with (((0, 2, 3), 16), ((4, 5), -1)). Before :func:`_adds_up` met
+its checkers from both ends, these also did better than (((0, 2, 3), 16), ((4,), 16), ((5,), -1)),
+than no stage past ((4,), -1) and than a first budget of 64 boards."""
 
 
 class _Search:
