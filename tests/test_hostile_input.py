@@ -25,7 +25,7 @@ import threading
 import time
 import tracemalloc
 import zipfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import suppress
 from dataclasses import replace
 from pathlib import Path
@@ -672,8 +672,8 @@ def test_output_is_written_to_a_temporary_file_then_renamed(tmp_path, monkeypatc
     seen: list[tuple[str, list[str]]] = []
     real_write = notations.Target.write_prepared
 
-    def watching_write(target: notations.Target, games: Iterator, stream: TextIO) -> list[str]:
-        warnings = real_write(target, games, stream)
+    def watching_write(target: notations.Target, games: Iterator, stream: TextIO, gather: Callable) -> Iterable[str]:
+        warnings = real_write(target, games, stream, gather)
         seen.append((out.read_text(encoding="utf-8"), sorted(path.name for path in tmp_path.iterdir())))
         return warnings
 
@@ -693,7 +693,7 @@ def test_a_failed_conversion_leaves_no_partial_output(tmp_path, monkeypatch, fai
     if existing:
         out.write_text("old\n", encoding="utf-8")
 
-    def failing_write(target: notations.Target, games: Iterator, stream: TextIO) -> list[str]:
+    def failing_write(target: notations.Target, games: Iterator, stream: TextIO, gather: Callable) -> list[str]:
         stream.write("(;FF[4]GM[6]" * 1000)
         raise failure
 

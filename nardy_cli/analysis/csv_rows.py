@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TextIO
 
 from nardy_cli.core.sides import BLACK, OFF, SIDE_NAMES, WHITE
-from nardy_cli.notations import GameWriter, Target
+from nardy_cli.notations import GameWriter, Target, Warnings
 from nardy_cli.record import GameRecord
 from nardy_cli.replay import replay
 
@@ -71,8 +72,8 @@ class _CsvWriter(GameWriter[CsvGame]):
     """The header row, then every game's rows numbered; comments and tags beyond the columns are
     not carried (a warning says so once)."""
 
-    def __init__(self, out: TextIO) -> None:
-        super().__init__(out)
+    def __init__(self, out: TextIO, warnings: Warnings) -> None:
+        super().__init__(out, warnings)
         self.dropped_comments = False
 
     def begin(self) -> None:
@@ -83,7 +84,7 @@ class _CsvWriter(GameWriter[CsvGame]):
         # a number needs no quoting, so it joins the formatted rest of the row as the csv module would write it
         self.out.write("".join(f"{number},{row}" for row in game.rows))
 
-    def end(self) -> list[str]:
+    def end(self) -> Iterable[str]:
         return ["CSV keeps no comments: they were dropped"] if self.dropped_comments else []
 
 

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import csv
-import json
 import sys
 from functools import partial
 
@@ -11,6 +10,7 @@ import click
 from nardy_cli.analysis.positions import FOUND_COLUMNS, found_turns, position_key
 from nardy_cli.cli.options import Corpus, corpus_options, format_option, parse_position, pass_corpus, usage_errors
 from nardy_cli.cli.task import CorpusTask
+from nardy_cli.files.spool import JsonList, json_chunks
 
 
 @click.command(short_help="Every game and turn that reached a position.")
@@ -32,19 +32,24 @@ def find(corpus: Corpus, position_text: str, output_format: str) -> None:
     task = CorpusTask(corpus)
     key = position_key(parse_position(position_text))
     writer = csv.DictWriter(sys.stdout, FOUND_COLUMNS, lineterminator="\n")
-    found = []
+    found = 0
     if output_format == "csv":
         writer.writeheader()
-    for rows in task.replayed(partial(found_turns, key=key)):
-        for row in rows:
-            if output_format == "csv":
-                writer.writerow(row)
-            elif output_format == "table":
-                click.echo(f"{row['file']}:{row['game']} turn {row['turn']} ({row['player']}, "
-                           f"{row['white']} – {row['black']}): {row['dice']}: {row['play']}")
-            found.append(row)
-    if output_format == "json":
-        click.echo(json.dumps(found, ensure_ascii=False, indent=2))
-    elif output_format == "table" and not corpus.quiet:
-        click.echo(f"{len(found)} turns reached the position", err=True)
+    with JsonList() as listed:  # the JSON list, written at the end: spooled meanwhile, not kept in memory
+        for rows in task.replayed(partial(found_turns, key=key)):
+            for row in rows:
+                if output_format == "csv":
+                    writer.writerow(row)
+                elif output_format == "table":
+                    click.echo(f"{row['file']}:{row['game']} turn {row['turn']} ({row['player']}, "
+                               f"{row['white']} – {row['black']}): {row['dice']}: {row['play']}")
+                else:
+                    listed.append(row)
+                found += 1
+        if output_format == "json":
+            for chunk in json_chunks(listed):
+                click.echo(chunk, nl=False)
+            click.echo()
+    if output_format == "table" and not corpus.quiet:
+        click.echo(f"{found} turns reached the position", err=True)
     task.exit(findings=not found)

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
 
 import click
 
@@ -20,6 +19,7 @@ from nardy_cli.cli.options import (
     usage_errors,
 )
 from nardy_cli.cli.task import CorpusTask
+from nardy_cli.files.spool import JsonList, json_chunks
 from nardy_cli.run import progress
 
 
@@ -45,9 +45,8 @@ def validate(corpus: Corpus, output_format: str, strict: bool, lang: str) -> Non
     task = CorpusTask(corpus)
     run = Certification()
     summary = run.summary
-    findings: list[dict[str, Any]] = []
-    notes: list[dict[str, Any]] = []
     budget = task.budget
+    findings, notes = JsonList(), JsonList()  # listed after the summary: spooled meanwhile, not kept in memory
 
     def show(result: Validated, bar: progress.Reading) -> None:
         kept = [(line, finding) for line, finding in zip(result.lines, result.findings)
@@ -61,17 +60,17 @@ def validate(corpus: Corpus, output_format: str, strict: bool, lang: str) -> Non
                     click.echo(russian.finding_line(line) if lang == "ru" else line)
 
     build = partial(with_tag_findings, build=validated) if strict else validated
-    with task.reading("Validating") as bar:
-        for result in run.certified(task.replayed(build, bar)):
-            show(result, bar)
-    summary.unreadable = task.errors
-    if output_format == "json":
-        import json
-
-        not_listed = {"not_listed": budget.messages()} if budget.more else {}
-        click.echo(json.dumps({**summary.as_dict(), "findings": findings, "notes": notes, **not_listed},
-                              ensure_ascii=False, indent=2))
-    else:
+    with findings, notes:
+        with task.reading("Validating") as bar:
+            for result in run.certified(task.replayed(build, bar)):
+                show(result, bar)
+        summary.unreadable = task.errors
+        if output_format == "json":
+            not_listed = {"not_listed": budget.messages()} if budget.more else {}
+            for chunk in json_chunks({**summary.as_dict(), "findings": findings, "notes": notes, **not_listed}):
+                click.echo(chunk, nl=False)
+            click.echo()
+    if output_format != "json":
         if not corpus.quiet:
             for message in budget.messages():
                 click.echo(russian.message(message) if lang == "ru" else message)

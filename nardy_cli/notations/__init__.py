@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import importlib
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from functools import cache, partial
+from itertools import chain
 from types import ModuleType
-from typing import Any, Generic, NamedTuple, TextIO, TypeVar
+from typing import Any, Generic, NamedTuple, Protocol, TextIO, TypeVar
 
 from nardy_cli.core.variants import VARIANTS
 from nardy_cli.record import GameRecord
@@ -82,13 +83,25 @@ _SNIFFS: dict[str, Callable[[str], bool]] = {"xg": sniff_xg, "sgf": sniff_sgf, "
 """The notations told from the start of a text here, without importing their modules."""
 
 
+class Warnings(Protocol):
+    """Where the warnings of an output gather while it is written, to be given after it: a list,
+    or anything with a list's ``append``, ``extend`` and iteration (``nardy convert`` keeps them
+    on disk, so that their memory does not grow with the games)."""
+
+    def append(self, warning: str, /) -> None: ...
+
+    def extend(self, warnings: Iterable[str], /) -> None: ...
+
+    def __iter__(self) -> Iterator[str]: ...
+
+
 class GameWriter(Generic[Prepared]):
     """Writes prepared games to one output in order, adding what depends on the games before
-    each one: its number, a separator, a match's score."""
+    each one: its number, a separator, a match's score; its warnings gather in ``warnings``."""
 
-    def __init__(self, out: TextIO) -> None:
+    def __init__(self, out: TextIO, warnings: Warnings) -> None:
         self.out = out
-        self.warnings: list[str] = []
+        self.warnings = warnings
 
     def begin(self) -> None:
         """Write what comes before the first game."""
@@ -97,7 +110,7 @@ class GameWriter(Generic[Prepared]):
         """Write ``game``, the ``number``-th of the output (counted from 1)."""
         raise NotImplementedError
 
-    def end(self) -> list[str]:
+    def end(self) -> Iterable[str]:
         """Write what comes after the last game; return the warnings of the whole output."""
         return self.warnings
 
@@ -117,25 +130,28 @@ class Target(Generic[Prepared]):
 
     __slots__ = ("prepare", "writer")
 
-    def __init__(self, prepare: Callable[[GameRecord], Prepared], writer: Callable[[TextIO], GameWriter[Prepared]]
-                 ) -> None:
+    def __init__(self, prepare: Callable[[GameRecord], Prepared],
+                 writer: Callable[[TextIO, Warnings], GameWriter[Prepared]]) -> None:
         self.prepare, self.writer = prepare, writer
 
     def write_games(self, games: Iterable[GameRecord], out: TextIO) -> list[str]:
         """Write ``games`` to ``out``; return warnings naming what the notation could not express."""
-        return self.write_prepared(map(self.prepare, games), out)
+        return list(self.write_prepared(map(self.prepare, games), out))
 
-    def write_prepared(self, games: Iterable[Prepared], out: TextIO) -> list[str]:
-        """Write games already prepared (in any process) by ``prepare``, as :meth:`write_games` does."""
-        writer = self.writer(out)
+    def write_prepared(self, games: Iterable[Prepared], out: TextIO, gather: Callable[[], Warnings] = list
+                       ) -> Iterable[str]:
+        """Write games already prepared (in any process) by ``prepare``, as :meth:`write_games` does;
+        the warnings (the games left out, then what the notation could not express) gather in
+        what ``gather`` makes."""
+        refusals = gather()
+        writer = self.writer(out, gather())
         writer.begin()
-        refusals = []
         for number, game in enumerate(games, 1):
             if isinstance(game, Refused):
                 refusals.append(f"game {number} ({game.title}): {game.reason}")
             else:
                 writer.write(number, game)
-        return refusals + writer.end()
+        return chain(refusals, writer.end())
 
 
 class Refused(NamedTuple):

@@ -313,7 +313,7 @@ class _JsonArrayWriter(GameWriter[str]):
     def write(self, number: int, game: str) -> None:
         self.out.write(("," if number > 1 else "") + "\n" + game)
 
-    def end(self) -> list[str]:
+    def end(self) -> Iterable[str]:
         self.out.write("\n]\n")
         return self.warnings
 

@@ -25,7 +25,7 @@ from nardy_cli.core.position import CHECKERS
 from nardy_cli.core.scores import Result, Score, is_crawford_game
 from nardy_cli.core.scores import match_length as match_length_of
 from nardy_cli.core.sides import BLACK, OFF, SIDE_NAMES, WHITE, Side, other
-from nardy_cli.notations import GameStarts, GameWriter, Target, without_cascades
+from nardy_cli.notations import GameStarts, GameWriter, Target, Warnings, without_cascades
 from nardy_cli.record import Action, ActionKind, CappedErrors, GameRecord, RecordError, next_cell
 
 NAME = "mat"
@@ -624,8 +624,8 @@ def prepare(record: GameRecord) -> MatGame:
 class _MatWriter(GameWriter[MatGame]):
     """Writes games one after another, starting a match block whenever the match tags change."""
 
-    def __init__(self, out: TextIO) -> None:
-        super().__init__(out)
+    def __init__(self, out: TextIO, warnings: Warnings) -> None:
+        super().__init__(out, warnings)
         self.match_key: tuple[object, ...] | None = None
         self.score = Score()
         self.games_in_match = 0

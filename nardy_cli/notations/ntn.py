@@ -19,7 +19,7 @@ from nardy_cli.core.compiled import picklable
 from nardy_cli.core.moves import PlaySyntaxError, parse_play, written_dice
 from nardy_cli.core.scores import RESULT_TOKEN, UNFINISHED
 from nardy_cli.core.sides import SIDES, other
-from nardy_cli.notations import GameStarts, GameWriter, Target, analysis
+from nardy_cli.notations import GameStarts, GameWriter, Target, Warnings, analysis
 from nardy_cli.record import Action, ActionKind, GameRecord, RecordError, standard_name
 
 NAME = "ntn"
@@ -592,8 +592,8 @@ def prepare(game: GameRecord) -> NtnGame:
 class _NtnWriter(GameWriter[NtnGame]):
     """Games separated by a blank line; warns where a reader would join a game to the one before."""
 
-    def __init__(self, out: TextIO) -> None:
-        super().__init__(out)
+    def __init__(self, out: TextIO, warnings: Warnings) -> None:
+        super().__init__(out, warnings)
         self.previous: NtnGame | None = None
 
     def write(self, number: int, game: NtnGame) -> None:

@@ -1,0 +1,133 @@
+"""What a command writes only once all its input is read (the lists of a JSON document, warnings
+that follow the output), gathered in memory up to a bound and then in a temporary file: the memory
+it takes does not grow with the input, and what is written is the same."""
+from __future__ import annotations
+
+import io
+import json
+import marshal
+from collections.abc import Iterable, Iterator
+from types import TracebackType
+from typing import Any, BinaryIO, TypeVar, cast
+
+from nardy_cli.files.output import OutputError
+
+MEMORY_BYTES = 1 << 20
+"""What a spool keeps in memory before it moves to a temporary file."""
+CHUNK_CHARS = 1 << 16
+"""About how long the pieces of text :func:`json_chunks` gives are (each is written at once)."""
+_Spool = TypeVar("_Spool", bound="Spool")
+
+
+class Spool:
+    """Texts appended one by one and read back in order, as often as asked: in memory up to
+    ``memory`` bytes (default :data:`MEMORY_BYTES`), then in a temporary file, removed when the
+    spool is closed (use it in a ``with`` statement). It has a list's ``append``, ``extend``,
+    ``len`` and iteration."""
+
+    def __init__(self, memory: int | None = None) -> None:
+        self._memory = MEMORY_BYTES if memory is None else memory
+        self._file: BinaryIO = io.BytesIO()
+        self._on_disk = False
+        self._count = 0
+
+    def append(self, text: str) -> None:
+        try:
+            self._file.seek(0, 2)  # the end, after a reading
+            marshal.dump(text, self._file)
+            if not self._on_disk and self._file.tell() > self._memory:
+                self._move_to_disk()
+        except OSError as error:
+            raise OutputError(f"cannot keep what is written at the end in a temporary file: "
+                              f"{error.strerror or error}") from error
+        self._count += 1
+
+    def _move_to_disk(self) -> None:
+        import tempfile  # only for a spool that outgrows its memory: importing it takes 3 ms
+
+        disk = tempfile.TemporaryFile()
+        disk.write(cast(io.BytesIO, self._file).getbuffer())
+        self._file, self._on_disk = disk, True
+
+    def extend(self, texts: Iterable[str]) -> None:
+        for text in texts:
+            self.append(text)
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __iter__(self) -> Iterator[str]:
+        try:
+            self._file.seek(0)
+            for _ in range(self._count):
+                yield marshal.load(self._file)
+        except OSError as error:
+            raise OutputError(f"cannot read back the temporary file of what is written at the end: "
+                              f"{error.strerror or error}") from error
+
+    def close(self) -> None:
+        self._file.close()
+
+    def __enter__(self: _Spool) -> _Spool:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 traceback: TracebackType | None) -> None:
+        self.close()
+
+
+class JsonList(Spool):
+    """The values of a JSON list that is written at the end, each spooled as the text
+    ``json.dumps(value, ensure_ascii=False, indent=2)`` gives (iterating gives these texts): see
+    :func:`json_chunks`."""
+
+    def append(self, value: Any) -> None:
+        super().append(json.dumps(value, ensure_ascii=False, indent=2))
+
+    def extend(self, values: Iterable[Any]) -> None:
+        for value in values:
+            self.append(value)
+
+
+def json_chunks(document: dict[str, Any] | JsonList) -> Iterator[str]:
+    """The text ``json.dumps(document, ensure_ascii=False, indent=2)`` gives, in pieces of about
+    :data:`CHUNK_CHARS`, a :class:`JsonList` (the document, or the value of one of its keys)
+    written as the list of its values."""
+    pieces: list[str] = []
+    size = 0
+    for piece in _json_pieces(document):
+        pieces.append(piece)
+        size += len(piece)
+        if size >= CHUNK_CHARS:
+            yield "".join(pieces)
+            pieces, size = [], 0
+    if pieces:
+        yield "".join(pieces)
+
+
+def _json_pieces(document: dict[str, Any] | JsonList) -> Iterator[str]:
+    if isinstance(document, JsonList):
+        yield from _list_pieces(document, 0)
+        return
+    # each list stands in the document's text as a string of its own; its key's line, two spaces
+    # in and found nowhere else (a string holds no line break), is where its values go
+    marks = {key: f"\x00{index}" for index, (key, value) in enumerate(document.items()) if isinstance(value, JsonList)}
+    text = json.dumps({key: marks.get(key, value) for key, value in document.items()}, ensure_ascii=False, indent=2)
+    for key, mark in marks.items():
+        line = f"\n  {json.dumps(key, ensure_ascii=False)}: "
+        before, text = text.split(line + json.dumps(mark), 1)
+        yield before + line
+        yield from _list_pieces(document[key], 1)
+    yield text
+
+
+def _list_pieces(values: JsonList, depth: int) -> Iterator[str]:
+    if not len(values):
+        yield "[]"
+        return
+    indent = "\n" + "  " * (depth + 1)
+    separator = "["
+    for text in values:
+        yield separator + indent + text.replace("\n", indent)
+        separator = ","
+    yield "\n" + "  " * depth + "]"

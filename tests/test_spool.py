@@ -1,0 +1,154 @@
+"""What commands write only after all their input (the lists of validate's and find's JSON, convert's
+warnings) waits in spools, in memory up to a bound and then on disk: the same text as before, in
+memory that does not grow with the input."""
+from __future__ import annotations
+
+import contextlib
+import gc
+import json
+import tempfile
+import tracemalloc
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from locations import SAMPLES
+from nardy_cli.cli.main import cli
+from nardy_cli.files import spool
+from nardy_cli.files.output import OutputError
+from nardy_cli.files.spool import JsonList, Spool, json_chunks
+
+TEXTS = st.text(st.characters(blacklist_categories=["Cs"]) | st.sampled_from(["\n", "\x00", "\udcff", "\x1b"]))
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | TEXTS,
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(TEXTS, children, max_size=4),
+    max_leaves=12)
+
+
+@given(texts=st.lists(TEXTS, max_size=30), memory=st.sampled_from([1, 64, None]))
+@settings(max_examples=100, deadline=None)
+def test_a_spool_gives_back_its_texts_in_order_in_memory_and_on_disk(texts, memory):
+    with Spool(memory) as kept:
+        kept.extend(texts[:len(texts) // 2])
+        assert list(kept) == texts[:len(texts) // 2]  # read back, then appended to again
+        kept.extend(texts[len(texts) // 2:])
+        assert len(kept) == len(texts) and list(kept) == texts and list(kept) == texts
+
+
+@given(head=st.dictionaries(TEXTS, JSON_VALUES, max_size=4), lists=st.lists(st.lists(JSON_VALUES, max_size=5),
+       max_size=3), tail=st.dictionaries(TEXTS, JSON_VALUES, max_size=3), memory=st.sampled_from([1, None]),
+       chunk=st.sampled_from([1, 7, spool.CHUNK_CHARS]))
+@settings(max_examples=200, deadline=None)
+def test_json_chunks_give_the_text_json_dumps_gives(head, lists, tail, memory, chunk):
+    listed = {f"list {index}": values for index, values in enumerate(lists)}
+    document = {**head, **listed, **{key: value for key, value in tail.items() if key not in listed}}
+    expected = json.dumps(document, ensure_ascii=False, indent=2)
+    spooled = {key: JsonList(memory) if key in listed else value for key, value in document.items()}
+    for key in listed:
+        spooled[key].extend(listed[key])
+    whole = JsonList(memory)
+    whole.extend(lists[0] if lists else [])
+    original = spool.CHUNK_CHARS
+    spool.CHUNK_CHARS = chunk
+    try:
+        assert "".join(json_chunks(spooled)) == expected
+        assert "".join(json_chunks(whole)) == json.dumps(lists[0] if lists else [], ensure_ascii=False, indent=2)
+        assert all(len(piece) >= chunk for piece in list(json_chunks(spooled))[:-1])
+    finally:
+        spool.CHUNK_CHARS = original
+        for value in [*spooled.values(), whole]:
+            if isinstance(value, JsonList):
+                value.close()
+
+
+def test_a_spool_keeps_no_more_than_its_bound_in_memory():
+    text = "x" * 500
+    tracemalloc.start()
+    try:
+        with Spool() as kept:
+            for _ in range(20_000):  # 10 MB of texts
+                kept.append(text)
+            _, peak = tracemalloc.get_traced_memory()
+            assert sum(map(len, kept)) == 10_000_000
+    finally:
+        tracemalloc.stop()
+    assert peak < spool.MEMORY_BYTES + (1 << 20)
+
+
+def test_a_spool_that_cannot_move_to_disk_raises_an_output_error(monkeypatch, tmp_path):
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "missing"))
+    with Spool(16) as kept:
+        kept.append("short")
+        with pytest.raises(OutputError, match="cannot keep what is written at the end in a temporary file"):
+            kept.append("long enough to pass the bound")
+
+
+def run(*args: str):
+    return CliRunner().invoke(cli, list(args))
+
+
+@pytest.mark.parametrize("command", [
+    ["validate", "--format", "json", "-j", "1", str(SAMPLES)],
+    ["find", "--position", "long", "--format", "json", "-q", "-j", "1", str(SAMPLES / "long")],
+    ["convert", "--to", "mat", "-q", "-j", "1", str(SAMPLES)],
+    ["convert", "--to", "sgf", "-q", "-j", "1", str(SAMPLES)],
+])
+def test_output_is_the_same_when_the_spools_move_to_disk(command, monkeypatch):
+    in_memory = run(*command)
+    monkeypatch.setattr(spool, "MEMORY_BYTES", 1)
+    on_disk = run(*command)
+    assert (on_disk.exit_code, on_disk.stdout, on_disk.stderr) == (in_memory.exit_code, in_memory.stdout,
+                                                                     in_memory.stderr)
+    assert on_disk.stdout.strip() and (command[0] != "convert" or "warning: " in on_disk.stderr)
+
+
+def test_a_spool_that_cannot_move_to_disk_is_an_error_not_a_traceback(monkeypatch, tmp_path):
+    monkeypatch.setattr(spool, "MEMORY_BYTES", 1)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "missing"))
+    result = run("validate", "--format", "json", "-j", "1", str(SAMPLES / "long"))
+    assert result.exit_code == 2 and "cannot keep what is written at the end in a temporary file" in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+def run_to_file(args: list[str], out: Path) -> int | str | None:
+    """Run the command line in this process, its standard output into ``out`` (not kept in memory,
+    as CliRunner keeps it); its exit status."""
+    with out.open("w", encoding="utf-8") as stream, contextlib.redirect_stdout(stream):
+        try:
+            cli.main(args, prog_name="nardy", standalone_mode=False)
+        except SystemExit as exit:
+            return exit.code
+    return 0
+
+
+@pytest.mark.parametrize("command", [
+    ["validate", "--format", "json", "-j", "1"],
+    ["find", "--position", "long", "--format", "json", "-q", "-j", "1"],
+    ["convert", "--to", "mat", "-q", "-j", "1"],
+], ids=lambda command: " ".join(command[:3]))
+def test_memory_does_not_grow_with_what_is_written_at_the_end(command, tmp_path, monkeypatch):
+    """Five times the games (each with findings, a found turn and warnings) take no more memory."""
+    monkeypatch.setattr(spool, "MEMORY_BYTES", 1 << 16)
+    games = (SAMPLES / "long" / "kazan-cup-2026.ntn").read_text(encoding="utf-8").rstrip("\n") + "\n\n"
+    run_to_file([*command, str(SAMPLES / "long")], tmp_path / "first.out")  # (modules imported, the process set up)
+    threshold = gc.get_threshold()
+    gc.set_threshold(700)  # cyclic garbage collected as by default, not as seldom as the command's process does
+    peaks = []
+    try:
+        for copies in (40, 200):
+            corpus, out = tmp_path / f"{copies}.ntn", tmp_path / f"{copies}.out"
+            corpus.write_text(games * copies, encoding="utf-8")
+            gc.collect()
+            tracemalloc.start()
+            try:
+                status = run_to_file([*command, str(corpus)], out)
+                peaks.append(tracemalloc.get_traced_memory()[1])
+            finally:
+                tracemalloc.stop()
+            assert status in (0, 1) and out.stat().st_size > 1000 * copies
+    finally:
+        gc.set_threshold(*threshold)
+    assert peaks[1] < peaks[0] + (1 << 17), peaks  # kept in memory, the lists would add 270-480 KiB
