@@ -1,5 +1,6 @@
 """Board diagrams and pictures, and the show command."""
 import io
+import json
 import subprocess
 import sys
 from dataclasses import replace
@@ -17,6 +18,7 @@ from nardy_cli.core.engine import FindingStep
 from nardy_cli.core.position import Position
 from nardy_cli.core.sides import BLACK, WHITE
 from nardy_cli.replay import replay
+from nardy_cli.reporting import board_picture
 from nardy_cli.reporting.board import BoardView, board_points, over_text, text_diagram, turn_view
 from nardy_cli.reporting.board_picture import board_figure
 from nardy_cli.run.corpus import iter_games
@@ -276,6 +278,20 @@ def test_each_finding_of_the_report_links_to_a_picture_of_its_board(tmp_path):
                      "boards/finding-5.png"]  # finding 4 is a result: it has no board
     for link in links:
         assert (tmp_path / "report" / link).read_bytes().startswith(b"\x89PNG")
+
+
+def test_the_report_reads_a_file_again_only_as_far_as_its_last_game_with_a_board(tmp_path, monkeypatch):
+    findings = json.loads(run("validate", KAZAN, "--format", "json").output)["findings"]
+    read = []
+
+    def counted(paths, **options):
+        for game in iter_games(paths, **options):
+            read.append(game.index)
+            yield game
+
+    monkeypatch.setattr(board_picture, "iter_games", counted)
+    assert board_picture.finding_boards(findings[:1], tmp_path) == ["boards/finding-1.png"]
+    assert findings[0]["game"] == 2 and read == [1, 2]  # of the file's six games
 
 
 def test_the_text_board_marks_the_play():

@@ -4,6 +4,7 @@ Imported only to draw: ``nardy show -o`` and the boards of the HTML report's fin
 """
 from __future__ import annotations
 
+import gc
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -179,6 +180,7 @@ def finding_boards(findings: list[dict[str, Any]], folder: Path, lang: str = "en
     for stale in (folder / "boards").glob("finding-*.png"):  # of an earlier report
         stale.unlink()
     for path, games in wanted.items():
+        last = max(games)
         for game in iter_games([path], on_error=lambda message: None):
             for index in games.get(game.index, ()):
                 finding = findings[index]
@@ -191,4 +193,10 @@ def finding_boards(findings: list[dict[str, Any]], folder: Path, lang: str = "en
                 (folder / "boards").mkdir(exist_ok=True)
                 save_figure(board_figure(view, lang), folder / name, force=True)
                 names[index] = name
+                # a figure's artists hold one another, so only the cycle collector frees them, and with
+                # them the picture's 3 MB of pixels; the command's process runs it seldom (see cli.main):
+                # 50 boards took 60 MB more without this
+                gc.collect()
+            if game.index >= last:  # (the rest of the file holds no game wanted)
+                break
     return names
