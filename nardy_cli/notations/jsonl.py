@@ -1,12 +1,12 @@
 """JSON and JSON Lines: one game per object (formats/json.md, formats/nardy-game.schema.json).
 
 ``.jsonl`` files hold one game object per line and are read as a stream; a
-``.json`` file holds one game object or an array of them. Plays are kept in
+``.json`` file holds one game object or an array of them, read as a stream too (through a
+window of its lines). Plays are kept in
 their written notation (``"24/18/15 13/7*"``), so nothing is lost.
 """
 from __future__ import annotations
 
-import io
 import json
 import re
 from array import array
@@ -219,72 +219,156 @@ def _document(first_line: int, lines: Iterable[str], source: str) -> Iterator[Ga
 
     A value that cannot be read becomes a game holding the error, and reading resumes at the
     next line that opens an object indented no deeper than the first game (not at an object
-    inside a game). The document is kept as one text and an array of line offsets: a line costs
-    8 bytes besides its text, however short.
+    inside a game). The document is read through a :class:`_Window`: memory holds about a game's
+    lines, not the document's.
     """
-    buffer = io.StringIO()
-    starts = array("q", [0])  # the offset of each line in text, and the end
-    for text_line in lines:
-        buffer.write(text_line)
-        starts.append(starts[-1] + len(text_line))
-    text = buffer.getvalue()
-    del buffer
-    count = len(starts) - 1
-
-    def place(offset: int) -> tuple[int, int]:
-        index = bisect_right(starts, offset, hi=count) - 1
-        return first_line + index, offset - starts[index] + 1
-
-    position = _past_blanks(text, 0)
-    in_array = text.startswith("[", position)
+    window = _Window(first_line, iter(lines))
+    position = window.past_blanks(0)
+    in_array = window.text.startswith("[", position)
     if in_array:
-        position = _past_blanks(text, position + 1)
-    indent = place(position)[1] - 1  # of the first game
-    while position < len(text):
-        if in_array and text[position] in ",]":
-            in_array = text[position] == ","
-            position = _past_blanks(text, position + 1)
+        position = window.past_blanks(position + 1)
+    indent = window.place(position)[1] - 1  # of the first game
+    while not window.at_end(position):
+        if in_array and window.text[position] in ",]":
+            in_array = window.text[position] == ","
+            position = window.past_blanks(position + 1)
             continue
-        line, column = place(position)
-        try:
-            data, position = _DECODER.raw_decode(text, position)
-        except (ValueError, RecursionError) as error:
+        position = window.drop_before(position)
+        line, column = window.place(position)
+        data, end, error = window.decode(position)
+        if error is not None:
             game = GameRecord(source=source, line=line)
             if isinstance(error, json.JSONDecodeError):
-                game.errors.append(RecordError(*place(error.pos), f"invalid JSON: {_message(error)}"))
+                game.errors.append(RecordError(*window.place(error.pos), f"invalid JSON: {_message(error)}"))
             else:
                 game.errors.append(RecordError(line, column, f"invalid JSON: {_reason(error)}"))
             yield game
-            position = _resume(text, starts, line - first_line + 1, indent)
+            position = window.resume(line + 1, indent)
             continue
         yield game_from_dict(data, source, line)
+        position = end
         if in_array or isinstance(data, dict):
-            position = _past_blanks(text, position)
-            if in_array and position < len(text) and text[position] not in ",]{":  # ('{': a comma left out)
-                line, column = place(position)
+            position = window.past_blanks(position)
+            # ('{': a comma left out)
+            if in_array and not window.at_end(position) and window.text[position] not in ",]{":
+                line, column = window.place(position)
                 game = GameRecord(source=source, line=line)
                 game.errors.append(RecordError(line, column, "expected ',' or ']' after a game in the array, found "
-                                                             f"{text[position]!r}"))
+                                                             f"{window.text[position]!r}"))
                 yield game
-                position = _resume(text, starts, line - first_line + 1, indent)
+                position = window.resume(line + 1, indent)
         else:  # a stray number or string: text that is no game, skipped to the next object
-            position = _resume(text, starts, line - first_line + 1, indent)
+            position = window.resume(line + 1, indent)
     if in_array:
-        line, column = place(len(text))
+        line, column = window.place(len(window.text))
         game = GameRecord(source=source, line=line)
         game.errors.append(RecordError(line, column, "expected ']' to close the array of games, found the end of "
                                                      "the input"))
         yield game
 
 
-def _resume(text: str, starts: array, index: int, indent: int) -> int:
-    """The offset of the first ``{`` that opens one of the lines from ``index`` on, indented at most ``indent``."""
-    for at in range(index, len(starts) - 1):
-        start = starts[at]
-        blanks = _past_indent(text, start) - start
-        if blanks <= indent and text.startswith("{", start + blanks):
-            return start + blanks
-    return starts[-1]
+_WINDOW_CHARS = 1 << 20
+"""At least how much more of a JSON document a :class:`_Window` reads at a time, and how far it reads
+past the lines it holds before it drops them."""
+_CUT_MARGIN = 64
+"""How near the end of the text read a decoding error may come from the text being cut there (a
+literal, a number or an escape cut short): the value is then decoded again with more text."""
+
+
+class _Window:
+    """The lines of a JSON document from the one where the value being read begins: one text, the
+    offset of each line in it (and the end), and the number of its first line. Whole lines are read
+    as the values need them and dropped once read past, so a value is decoded as it would be in the
+    whole document, with memory for about a game's lines."""
+
+    __slots__ = ("lines", "first", "text", "starts", "ended")
+
+    def __init__(self, first_line: int, lines: Iterator[str]) -> None:
+        self.lines, self.first = lines, first_line
+        self.text = ""
+        self.starts = array("q", [0])  # a line costs 8 bytes besides its text, however short
+        self.ended = False
+
+    def more(self) -> bool:
+        """Read at least :data:`_WINDOW_CHARS` more characters, in whole lines; False at the end."""
+        read: list[str] = []
+        size = 0
+        if not self.ended:
+            for line in self.lines:
+                read.append(line)
+                size += len(line)
+                self.starts.append(self.starts[-1] + len(line))
+                if size >= _WINDOW_CHARS:
+                    break
+            else:
+                self.ended = True
+        self.text += "".join(read)
+        return bool(read)
+
+    def at_end(self, position: int) -> bool:
+        """Whether ``position`` is the end of the document (reading more to tell)."""
+        return position >= len(self.text) and not self.more()
+
+    def past_blanks(self, position: int) -> int:
+        """Where the blanks from ``position`` end (reading more while they reach the end of the text)."""
+        position = _past_blanks(self.text, position)
+        while position == len(self.text) and self.more():
+            position = _past_blanks(self.text, position)
+        return position
+
+    def place(self, offset: int) -> tuple[int, int]:
+        """The line and column of ``offset`` of the text."""
+        index = bisect_right(self.starts, offset, hi=len(self.starts) - 1) - 1
+        return self.first + index, offset - self.starts[index] + 1
+
+    def drop_before(self, position: int) -> int:
+        """Where ``position`` is once the lines before its own are dropped, when they hold more than
+        :data:`_WINDOW_CHARS` (dropping copies the rest of the text)."""
+        if position <= _WINDOW_CHARS:
+            return position
+        return position - self._drop(bisect_right(self.starts, position, hi=len(self.starts) - 1) - 1)
+
+    def _drop(self, lines: int) -> int:
+        """Drop the first ``lines`` lines held; how many characters they held."""
+        offset = self.starts[lines]
+        self.text = self.text[offset:]
+        self.starts = array("q", [start - offset for start in self.starts[lines:]])
+        self.first += lines
+        return offset
+
+    def decode(self, position: int) -> tuple[Any, int, ValueError | RecursionError | None]:
+        """The value at ``position`` and where it ends, or the error that stops its decoding, as
+        in the whole document: where the text read may have cut the value short (the decoder
+        stopped near its end, or in a string that runs to it), it is decoded again with more."""
+        while True:
+            try:
+                data, end = _DECODER.raw_decode(self.text, position)
+            except json.JSONDecodeError as error:
+                cut = error.pos >= len(self.text) - _CUT_MARGIN or error.msg.startswith("Unterminated string")
+                if cut and self.more():
+                    continue
+                return None, position, error
+            except (ValueError, RecursionError) as error:  # too long a number, too deep: not for want of text
+                return None, position, error
+            if end >= len(self.text) and self.more():  # a number or a literal may go on
+                continue
+            return data, end, None
+
+    def resume(self, line: int, indent: int) -> int:
+        """The offset of the first ``{`` that opens one of the lines from line number ``line`` on,
+        indented at most ``indent``; the end of the document when none does (the lines passed over
+        are dropped as more are read, the last one kept for the place of the end)."""
+        index = line - self.first
+        while True:
+            for at in range(index, len(self.starts) - 1):
+                start = self.starts[at]
+                blanks = _past_indent(self.text, start) - start
+                if blanks <= indent and self.text.startswith("{", start + blanks):
+                    return start + blanks
+            self._drop(len(self.starts) - 2)  # all but the last line, which was looked at too
+            index = 1
+            if not self.more():
+                return len(self.text)
 
 
 def json_line(record: GameRecord) -> str:
