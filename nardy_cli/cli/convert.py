@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator
-from contextlib import ExitStack
 from functools import partial
 from typing import Any
 
@@ -22,7 +21,7 @@ from nardy_cli.cli.options import (
 )
 from nardy_cli.cli.task import CorpusTask
 from nardy_cli.files.output import atomic_output
-from nardy_cli.files.spool import Spool
+from nardy_cli.files.spool import spools
 from nardy_cli.run import progress
 
 
@@ -83,10 +82,10 @@ def convert(corpus: Corpus, output_format: str | None, output: str | None, force
             click.echo(f"warning: {message}", err=True)
 
     show = progress.wanted(corpus.quiet) and bool(output or not sys.stdout.isatty())
-    with ExitStack() as spools:  # the warnings, given after the output: spooled meanwhile, not kept in memory
+    with spools() as spool:  # the warnings, given after the output: spooled meanwhile, not kept in memory
         with task.reading("Converting", show=show) as bar, \
                 atomic_output(output, force=force, inputs=corpus.paths) as out:
-            warnings = target.write_prepared(prepared_games(bar), out, lambda: spools.enter_context(Spool()))
+            warnings = target.write_prepared(prepared_games(bar), out, spool)
         for warning in warnings:
             click.echo(f"warning: {warning}", err=True)
     task.exit(findings=bool(repaired))

@@ -11,6 +11,7 @@ from nardy_cli.cli.options import output_options, quiet_option, rule_option, usa
 from nardy_cli.core.rules import Rules
 from nardy_cli.core.variants import NAMES as VARIANT_NAMES
 from nardy_cli.files.output import atomic_output
+from nardy_cli.files.spool import spools
 from nardy_cli.run import progress
 
 
@@ -35,6 +36,7 @@ def generate_command(variant: str, games: int, seed: int, bot: str, output_forma
     game_rules = Rules.preset(variant).with_options(list(rules))
     played = progress.counting(generate(game_rules, games, seed, bot), games, "Playing", "game",
                                show=progress.wanted(quiet) and bool(output or not sys.stdout.isatty()))
-    with atomic_output(output, force=force) as out:
-        for warning in exports.writer(output_format)(played, out):
+    target = exports.target(output_format)
+    with spools() as spool, atomic_output(output, force=force) as out:  # (the warnings spooled, as convert's)
+        for warning in target.write_prepared(map(target.prepare, played), out, spool):
             click.echo(f"warning: {warning}", err=True)

@@ -6,7 +6,8 @@ from __future__ import annotations
 import io
 import json
 import marshal
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import ExitStack, contextmanager
 from types import TracebackType
 from typing import Any, BinaryIO, TypeVar, cast
 
@@ -74,6 +75,14 @@ class Spool:
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
                  traceback: TracebackType | None) -> None:
         self.close()
+
+
+@contextmanager
+def spools() -> Iterator[Callable[[], Spool]]:
+    """A maker of spools (as a writer's ``gather`` takes: see
+    :meth:`~nardy_cli.notations.Target.write_prepared`), all closed when the ``with`` block ends."""
+    with ExitStack() as made:
+        yield lambda: made.enter_context(Spool())
 
 
 class JsonList(Spool):
