@@ -5,13 +5,16 @@ import math
 
 import pytest
 
+from nardy_cli.analysis import ratings as ratings_module
 from nardy_cli.analysis.ratings import (
     Ratings,
     Result,
+    date_key,
     elo_expected,
     experience_factor,
     fibs_change,
     fibs_win_probability,
+    in_date_order,
     match_result,
 )
 from nardy_cli.cli.main import cli
@@ -39,14 +42,23 @@ def test_experience_factor_applies_to_each_player_and_experience_grows_by_length
     assert ratings.players["New"].rating == pytest.approx(1500 + 5 * change)  # a new player: five times
     assert old.rating == pytest.approx(1500 - change)
     assert (ratings.players["New"].experience, old.experience) == (5, 1005)
-    assert [row["change"] for row in ratings.history] == pytest.approx([5 * change, -change])
+    assert [row["change"] for row in ratings.history or ()] == pytest.approx([5 * change, -change])
 
 
 def test_results_rated_in_date_order():
     results = [Result("2024.03.01", "Ann", "Boris", 3), Result("", "Chen", "Ann", 1),
                Result("2024-01-15", "Boris", "Ann", 3)]
-    history = Ratings().rate(results).history
+    history = list(Ratings().rate(results).history or ())
     assert [row["date"] for row in history[::2]] == ["2024-01-15", "2024.03.01", ""]
+
+
+@pytest.mark.parametrize("run", [1, 2, 3, 1000])
+def test_results_in_date_order_are_sorted_runs_merged_as_sorted_sorts_them(run, monkeypatch):
+    monkeypatch.setattr(ratings_module, "RUN_RESULTS", run)
+    dates = ["2024.03.01", "", "2024-01-15", "2024/01/15", "2023.12.31", "", "2024.03.01", "2024.01.15"]
+    results = [Result(date, f"W{index}", f"L{index}", index % 3) for index, date in enumerate(dates * 3)]
+    assert list(in_date_order(results)) == sorted(results, key=lambda result: date_key(result.date))
+    assert list(in_date_order([])) == []
 
 
 def test_elo_of_single_games_by_hand():

@@ -31,7 +31,7 @@ JSON_VALUES = st.recursive(
 @given(texts=st.lists(TEXTS, max_size=30), memory=st.sampled_from([1, 64, None]))
 @settings(max_examples=100, deadline=None)
 def test_a_spool_gives_back_its_texts_in_order_in_memory_and_on_disk(texts, memory):
-    with Spool(memory) as kept:
+    with Spool[str](memory) as kept:
         kept.extend(texts[:len(texts) // 2])
         assert list(kept) == texts[:len(texts) // 2]  # read back, then appended to again
         kept.extend(texts[len(texts) // 2:])
@@ -68,7 +68,7 @@ def test_a_spool_keeps_no_more_than_its_bound_in_memory():
     text = "x" * 500
     tracemalloc.start()
     try:
-        with Spool() as kept:
+        with Spool[str]() as kept:
             for _ in range(20_000):  # 10 MB of texts
                 kept.append(text)
             _, peak = tracemalloc.get_traced_memory()
@@ -80,7 +80,7 @@ def test_a_spool_keeps_no_more_than_its_bound_in_memory():
 
 def test_a_spool_that_cannot_move_to_disk_raises_an_output_error(monkeypatch, tmp_path):
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "missing"))
-    with Spool(16) as kept:
+    with Spool[str](16) as kept:
         kept.append("short")
         with pytest.raises(OutputError, match="cannot keep what is written at the end in a temporary file"):
             kept.append("long enough to pass the bound")

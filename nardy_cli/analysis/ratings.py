@@ -10,16 +10,23 @@ a single game moves both ratings by K · (score − expected).
 """
 from __future__ import annotations
 
+import heapq
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from itertools import islice
+from typing import Any, NamedTuple, Protocol
+
+from nardy_cli.files.spool import Spool, spools
 
 START = 1500.0
 ELO_K = 32.0
 UNDATED = "\uffff"  # undated records sort after the dated ones
 RATING_COLUMNS = ("player", "rating", "experience", "matches", "match_wins", "elo", "games", "game_wins")
 HISTORY_COLUMNS = ("order", "date", "system", "player", "opponent", "won", "length", "rating", "change")
+RUN_RESULTS = 20_000
+"""Results sorted in memory at a time: more are sorted in runs of this many, kept in temporary files
+and merged (see :func:`in_date_order`)."""
 
 
 def fibs_win_probability(rating: float, opponent: float, length: int) -> float:
@@ -67,20 +74,31 @@ class PlayerRating:
     game_wins: int = 0
 
 
+class History(Protocol):
+    """Where :class:`Ratings` keeps its history: a list, or anything with a list's ``append`` and
+    iteration (``nardy rate`` keeps it in a temporary file)."""
+
+    def append(self, row: dict[str, Any], /) -> None: ...
+
+    def __iter__(self) -> Iterator[dict[str, Any]]: ...
+
+
 @dataclass
 class Ratings:
-    """Every player's ratings after the results given to :meth:`rate`, and their history."""
+    """Every player's ratings after the results given to :meth:`rate`, and their history (two rows
+    of :data:`HISTORY_COLUMNS` a result; None: not kept)."""
 
     elo_k: float = ELO_K
     players: dict[str, PlayerRating] = field(default_factory=dict)
-    history: list[dict[str, Any]] = field(default_factory=list)
+    history: History | None = field(default_factory=list[dict[str, Any]])
+    rated: int = 0  # results rated so far
 
     def player(self, name: str) -> PlayerRating:
         return self.players.setdefault(name, PlayerRating())
 
     def rate(self, results: Iterable[Result]) -> Ratings:
         """Rate ``results`` in date order (the same date, or none, in the order given)."""
-        for result in sorted(results, key=lambda result: date_key(result.date)):
+        for result in in_date_order(results):
             if result.length > 0:
                 self.add_match(result)
             else:
@@ -111,10 +129,12 @@ class Ratings:
 
     def _record(self, result: Result, system: str, winner_rating: float, gain: float, loser_rating: float,
                 loss: float) -> None:
-        order = len(self.history) // 2 + 1
+        self.rated += 1
+        if self.history is None:
+            return
         for name, opponent, won, rating, change in ((result.winner, result.loser, True, winner_rating, gain),
                                                     (result.loser, result.winner, False, loser_rating, loss)):
-            self.history.append({"order": order, "date": result.date, "system": system, "player": name,
+            self.history.append({"order": self.rated, "date": result.date, "system": system, "player": name,
                                  "opponent": opponent, "won": won, "length": result.length, "rating": rating,
                                  "change": change})
 
@@ -124,6 +144,24 @@ class Ratings:
                  "match_wins": player.match_wins, "elo": player.elo, "games": player.games,
                  "game_wins": player.game_wins} for name, player in self.players.items()]
         return sorted(rows, key=lambda row: (-row["rating"], -row["elo"]))
+
+
+def in_date_order(results: Iterable[Result]) -> Iterator[Result]:
+    """``results`` sorted by :func:`date_key` (the same date, or none, in the order given), in
+    memory for :data:`RUN_RESULTS` of them however many there are: each run of that many is sorted
+    and kept in a temporary file, and the runs are merged."""
+    keyed = ((date_key(result.date), index, *result) for index, result in enumerate(results))
+    with spools() as spool:
+        runs: list[Spool[tuple[Any, ...]]] = []
+        while run := sorted(islice(keyed, RUN_RESULTS)):  # (the index tells apart results of the same date)
+            if len(run) < RUN_RESULTS and not runs:  # all of them at once: no file
+                yield from (Result(*entry[2:]) for entry in run)
+                return
+            kept = spool()
+            kept.extend(run)
+            runs.append(kept)
+        for entry in heapq.merge(*runs):
+            yield Result(*entry[2:])
 
 
 def match_result(row: dict[str, Any]) -> Result | None:

@@ -11,6 +11,7 @@ from nardy_cli.analysis.ratings import ELO_K, HISTORY_COLUMNS, Ratings, Result, 
 from nardy_cli.cli.options import Corpus, corpus_options, format_option, lang_option, pass_corpus, usage_errors
 from nardy_cli.cli.task import read_statistics
 from nardy_cli.files.output import atomic_output
+from nardy_cli.files.spool import spools
 from nardy_cli.reporting.printed import format_ratings
 
 
@@ -38,26 +39,29 @@ def rate(corpus: Corpus, output_format: str, elo_k: float, history_path: str | N
     Matches are grouped and certified as nardy validate does; unfinished matches are not rated.
     Records without a Date tag are rated after the dated ones, in corpus order.
     """
-    results: list[Result] = []
+    with spools() as spool:  # the results, and the history asked for, kept in files, not in memory
+        results = spool()
 
-    def collect(stats: GameStats | None, found: tuple[dict[str, Any], ...], ended: list[dict[str, Any]] | None) -> None:
-        results.extend(result for result in map(match_result, ended or []) if result is not None)
-        if stats is not None and (stats.match is None or stats.match.length <= 0):
-            single = game_result(stats.game)
-            if single is not None:
-                results.append(single)
+        def collect(stats: GameStats | None, found: tuple[dict[str, Any], ...],
+                    ended: list[dict[str, Any]] | None) -> None:
+            results.extend(tuple(result) for result in map(match_result, ended or []) if result is not None)
+            if stats is not None and (stats.match is None or stats.match.length <= 0):
+                single = game_result(stats.game)
+                if single is not None:
+                    results.append(tuple(single))
 
-    _, task = read_statistics(corpus, [collect], with_turns=False)
-    ratings = Ratings(elo_k=elo_k).rate(results)
-    if history_path:
-        with atomic_output(history_path, force=force, inputs=corpus.paths, newline="") as handle:
-            writer = csv.DictWriter(handle, HISTORY_COLUMNS, lineterminator="\n")
-            writer.writeheader()
-            writer.writerows(ratings.history)
-    if chart_path:
-        from nardy_cli.reporting.figures import save_figure
-        from nardy_cli.reporting.ratings_chart import ratings_chart
+        _, task = read_statistics(corpus, [collect], with_turns=False)
+        history = spool() if history_path or chart_path else None
+        ratings = Ratings(elo_k=elo_k, history=history).rate(Result(*result) for result in results)
+        if history_path:
+            with atomic_output(history_path, force=force, inputs=corpus.paths, newline="") as handle:
+                writer = csv.DictWriter(handle, HISTORY_COLUMNS, lineterminator="\n")
+                writer.writeheader()
+                writer.writerows(history or ())
+        if chart_path:
+            from nardy_cli.reporting.figures import save_figure
+            from nardy_cli.reporting.ratings_chart import ratings_chart
 
-        save_figure(ratings_chart(ratings.history, lang, top), chart_path, force=force)
+            save_figure(ratings_chart(history or (), lang, top), chart_path, force=force)
     click.echo(format_ratings(ratings.rows(), output_format, lang))
     task.exit()

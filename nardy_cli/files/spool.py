@@ -1,6 +1,6 @@
 """What a command writes only once all its input is read (the lists of a JSON document, warnings
-that follow the output), gathered in memory up to a bound and then in a temporary file: the memory
-it takes does not grow with the input, and what is written is the same."""
+that follow the output, results to sort), gathered in memory up to a bound and then in a temporary
+file: the memory it takes does not grow with the input, and what is written is the same."""
 from __future__ import annotations
 
 import io
@@ -9,7 +9,7 @@ import marshal
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack, contextmanager
 from types import TracebackType
-from typing import Any, BinaryIO, TypeVar, cast
+from typing import Any, BinaryIO, Generic, TypeVar, cast
 
 from nardy_cli.files.output import OutputError
 
@@ -17,14 +17,16 @@ MEMORY_BYTES = 1 << 20
 """What a spool keeps in memory before it moves to a temporary file."""
 CHUNK_CHARS = 1 << 16
 """About how long the pieces of text :func:`json_chunks` gives are (each is written at once)."""
-_Spool = TypeVar("_Spool", bound="Spool")
+Value = TypeVar("Value")
+_Spool = TypeVar("_Spool", bound="Spool[Any]")
 
 
-class Spool:
-    """Texts appended one by one and read back in order, as often as asked: in memory up to
+class Spool(Generic[Value]):
+    """Values appended one by one and read back in order, as often as asked: in memory up to
     ``memory`` bytes (default :data:`MEMORY_BYTES`), then in a temporary file, removed when the
     spool is closed (use it in a ``with`` statement). It has a list's ``append``, ``extend``,
-    ``len`` and iteration."""
+    ``len`` and iteration. Values are kept as :mod:`marshal` writes them: strings, numbers,
+    None, and tuples, lists and dicts of them (not their subclasses: a named tuple is refused)."""
 
     def __init__(self, memory: int | None = None) -> None:
         self._memory = MEMORY_BYTES if memory is None else memory
@@ -32,10 +34,10 @@ class Spool:
         self._on_disk = False
         self._count = 0
 
-    def append(self, text: str) -> None:
+    def append(self, value: Value) -> None:
         try:
             self._file.seek(0, 2)  # the end, after a reading
-            marshal.dump(text, self._file)
+            marshal.dump(cast(Any, value), self._file)
             if not self._on_disk and self._file.tell() > self._memory:
                 self._move_to_disk()
         except OSError as error:
@@ -50,14 +52,14 @@ class Spool:
         disk.write(cast(io.BytesIO, self._file).getbuffer())
         self._file, self._on_disk = disk, True
 
-    def extend(self, texts: Iterable[str]) -> None:
-        for text in texts:
-            self.append(text)
+    def extend(self, values: Iterable[Value]) -> None:
+        for value in values:
+            self.append(value)
 
     def __len__(self) -> int:
         return self._count
 
-    def __iter__(self) -> Iterator[str]:
+    def __iter__(self) -> Iterator[Value]:
         try:
             self._file.seek(0)
             for _ in range(self._count):
@@ -78,14 +80,14 @@ class Spool:
 
 
 @contextmanager
-def spools() -> Iterator[Callable[[], Spool]]:
+def spools() -> Iterator[Callable[[], Spool[Any]]]:
     """A maker of spools (as a writer's ``gather`` takes: see
     :meth:`~nardy_cli.notations.Target.write_prepared`), all closed when the ``with`` block ends."""
     with ExitStack() as made:
         yield lambda: made.enter_context(Spool())
 
 
-class JsonList(Spool):
+class JsonList(Spool[str]):
     """The values of a JSON list that is written at the end, each spooled as the text
     ``json.dumps(value, ensure_ascii=False, indent=2)`` gives (iterating gives these texts): see
     :func:`json_chunks`."""
