@@ -11,13 +11,16 @@ import pytest
 
 from nardy_cli import notations
 from nardy_cli.analysis.aggregates import (
+    GROUPINGS,
     OUTCOMES,
     ROLL_CLASSES,
     Aggregates,
     GameStats,
     aggregate,
     game_row,
+    game_stats,
     roll_class,
+    summed,
     turn_rows,
 )
 from nardy_cli.analysis.selfplay import generate
@@ -147,6 +150,17 @@ def test_outcome_counts_by_variant_match_the_replays(corpus):
     counts = outcome_counts(aggregates, "variant")
     assert list(counts.columns) == list(OUTCOMES)
     assert counts.to_numpy().sum() == 2 * GAMES
+
+
+@pytest.mark.parametrize("by", GROUPINGS)
+def test_summing_one_grouping_gives_its_summary_and_keeps_no_other(corpus, by):
+    aggregates, replays, _ = corpus
+    games = [game_stats(CorpusGame(replay.record.source or "test.ntn", index, replay.record), replay)
+             for index, replay in enumerate(replays, 1)]
+    alone, _, _ = summed(games, groupings=(by,))
+    assert list(alone.groups) == [by]
+    everything, _, _ = summed(games)
+    assert summarize(alone, by).equals(summarize(everything, by))
 
 
 def test_player_summary_counts_every_game_as_white_or_black(corpus):

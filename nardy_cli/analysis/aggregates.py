@@ -245,8 +245,10 @@ class Aggregates:
     both sides'.
     """
 
-    def __init__(self) -> None:
-        self.groups: dict[str, dict[Any, GroupTotals]] = {by: {} for by in GROUPINGS}
+    def __init__(self, groupings: Iterable[str] = GROUPINGS) -> None:
+        # only the groupings asked for (of GROUPINGS): one group a file or a match is a thousand bytes
+        # a match for a corpus of a match a file, which a command that shows none need not keep
+        self.groups: dict[str, dict[Any, GroupTotals]] = {by: {} for by in GROUPINGS if by in groupings}
         self.rolls: dict[str, list[int]] = {}  # by player
         self.luck: dict[str, LuckSums] = {}  # by player
         self.standings = Standings()
@@ -300,6 +302,7 @@ class Aggregates:
     def _count(self, stats: GameStats, match: str, match_findings: list[dict[str, Any]]) -> None:
         row = stats.game
         winner, first_mover, outcome, turns = row["winner"], row["first_mover"], row["outcome"], row["turns"]
+        groups = self.groups
         for side, name in SIDE_KEYS.items():
             if stats.luck and side in stats.luck:
                 sums = self.luck.get(row[name])
@@ -307,8 +310,9 @@ class Aggregates:
                     sums = self.luck[row[name]] = LuckSums()
                 sums.add(stats.luck[side])
             won = winner == side
-            self._totals("player", row[name]).add(won, outcome if won else None, first_mover == side,
-                                                  won and first_mover == side, turns, row[f"pips_lost_{name}"])
+            if "player" in groups:
+                self._totals("player", row[name]).add(won, outcome if won else None, first_mover == side,
+                                                      won and first_mover == side, turns, row[f"pips_lost_{name}"])
             if any(stats.rolls[side]):  # a player is in the dice tables once they have rolled
                 counts = self.rolls.setdefault(row[name], [0] * len(ROLL_CLASSES))
                 for index, count in enumerate(stats.rolls[side]):
@@ -317,11 +321,13 @@ class Aggregates:
         known = first_mover is not None
         for by, key in (("event", row["event"]), ("variant", row["variant"]), ("file", row["file"]),
                         ("match", match)):
-            self._totals(by, key).add(winner == WHITE, outcome, known, known and winner == first_mover,
+            if by in groups:
+                self._totals(by, key).add(winner == WHITE, outcome, known, known and winner == first_mover,
                                           turns, row["pips_lost"])
         if row.get("cascades") is not None:  # per event, variant and file: both sides' cascades
             for by in ("event", "variant", "file"):
-                self._totals(by, row[by]).add_cascades(row)
+                if by in groups:
+                    self._totals(by, row[by]).add_cascades(row)
         self.games += 1
         self.turns += turns
         self.legal += row["findings"] == 0 and not match_findings
@@ -362,11 +368,11 @@ RowSink = Callable[[GameStats | None, tuple[dict[str, Any], ...], list[dict[str,
 
 
 def summed(per_game: Iterable[GameStats], sinks: Sequence[RowSink] = (), *,
-           legal_only: bool = False) -> tuple[Aggregates, int, int]:
-    """:class:`Aggregates` of the games of ``per_game`` (in corpus order), each game's rows handed to
-    every one of ``sinks`` (``legal_only``: only the games without a finding count); also how many
-    games there were and how many of them have a finding."""
-    aggregates = Aggregates()
+           legal_only: bool = False, groupings: Iterable[str] = GROUPINGS) -> tuple[Aggregates, int, int]:
+    """:class:`Aggregates` of the games of ``per_game`` (in corpus order) in ``groupings``, each
+    game's rows handed to every one of ``sinks`` (``legal_only``: only the games without a finding
+    count); also how many games there were and how many of them have a finding."""
+    aggregates = Aggregates(groupings)
     games = illegal = 0
     for stats in per_game:
         games += 1

@@ -97,13 +97,14 @@ class CorpusTask:
         sys.exit(EXIT_INPUT if self.errors else EXIT_FINDINGS if findings else 0)
 
 
-def read_statistics(corpus: Corpus, sinks: Sequence[RowSink] = (),
-                    with_turns: bool | None = None) -> tuple[Aggregates, CorpusTask]:
-    """The statistics of every game of ``corpus`` summed (see :func:`~nardy_cli.analysis.aggregates.summed`),
-    with its rows handed to ``sinks`` (with turn rows unless ``with_turns`` is False), and the task
-    that read them, to end with. How many games have a finding is said on standard error."""
+def read_statistics(corpus: Corpus, sinks: Sequence[RowSink] = (), with_turns: bool | None = None,
+                    groupings: Iterable[str] | None = None) -> tuple[Aggregates, CorpusTask]:
+    """The statistics of every game of ``corpus`` summed (see :func:`~nardy_cli.analysis.aggregates.summed`)
+    in ``groupings`` (default: all), with its rows handed to ``sinks`` (with turn rows unless
+    ``with_turns`` is False), and the task that read them, to end with. How many games have a
+    finding is said on standard error."""
     from nardy_cli.analysis import bearoff  # the commands that sum statistics only
-    from nardy_cli.analysis.aggregates import game_stats, summed
+    from nardy_cli.analysis.aggregates import GROUPINGS, game_stats, summed
     from nardy_cli.reporting.tables import TableSink, ready_rows
 
     task = CorpusTask(corpus)
@@ -115,7 +116,8 @@ def read_statistics(corpus: Corpus, sinks: Sequence[RowSink] = (),
     build = partial(game_stats, with_turns=with_turns, make_ready=partial(ready_rows, formats) if ready else None)
     with task.reading("Replaying games") as bar:
         per_game = task.replayed(build, bar, chunk_games=TABLE_CHUNK_GAMES if sinks else None)
-        aggregates, games, illegal = summed(per_game, sinks, legal_only=corpus.legal_only)
+        aggregates, games, illegal = summed(per_game, sinks, legal_only=corpus.legal_only,
+                                            groupings=GROUPINGS if groupings is None else groupings)
     if illegal:
         how = "left out (--legal-only)" if corpus.legal_only else "counted (--legal-only leaves them out)"
         click.echo(f"{illegal} of {games} games have a finding: {how}", err=True)
