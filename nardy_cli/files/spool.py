@@ -42,7 +42,7 @@ class Spool(Generic[Value]):
                 self._move_to_disk()
         except OSError as error:
             raise OutputError(f"cannot keep what is written at the end in a temporary file: "
-                              f"{error.strerror or error}") from error
+                              f"{error.strerror or error} (TMPDIR names the folder to use)") from error
         self._count += 1
 
     def _move_to_disk(self) -> None:
