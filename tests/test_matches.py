@@ -309,3 +309,16 @@ def test_match_findings_and_notes_are_in_russian(message):
     translated = russian.message(message)
     assert translated != message and english_left(translated.replace("jacoby=on", "")
                                                   .replace("scoring=oin-mars-koks", "")) == [], translated
+
+
+def test_certifying_keeps_no_match_it_has_counted(corpora):
+    """A corpus of a match a file: the matches that ended are counted as they end, not kept."""
+    from nardy_cli.analysis.validate import Certification, validate_games, validated
+    from nardy_cli.run.corpus import iter_games
+
+    paths = sorted(str(path) for path in (corpora / "bglab-sample").glob("*.txt"))[:20]
+    certification = Certification()
+    for _ in certification.certified(validated(game, result)
+                                     for game, result in validate_games(iter_games(paths, on_error=pytest.fail))):
+        assert len(certification.checker.finished) == 0
+    assert certification.summary.as_dict()["matches"] == 20

@@ -159,7 +159,9 @@ class Certification:
         ended come first), all counted."""
         self.summary.add(result)
         assert result.match is not None
-        return self._with(result, self.checker.add(result.match), result.match)
+        found = self.checker.add(result.match)
+        self.checker.ended()  # the matches it ended are counted, and need not be kept till the end
+        return self._with(result, found, result.match)
 
     def close(self) -> Validated | None:
         """The findings of the last match, once every game is in; the summary then counts the matches."""
