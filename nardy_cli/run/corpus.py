@@ -108,8 +108,8 @@ def iter_inputs(paths: list[str] | tuple[str, ...], *, encoding: str | None = No
             return
     for path in paths:
         try:
-            yield from list(iter_sources([path], pattern=pattern, extensions=notations.known_extensions,
-                                         allow_empty=allow_empty))
+            yield from iter_sources([path], pattern=pattern, extensions=notations.known_extensions,
+                                    allow_empty=allow_empty)  # as they are found: a source a file, not a list
         except InputError as error:
             yield error
 
