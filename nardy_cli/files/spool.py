@@ -30,27 +30,26 @@ class Spool(Generic[Value]):
 
     def __init__(self, memory: int | None = None) -> None:
         self._memory = MEMORY_BYTES if memory is None else memory
-        self._file: BinaryIO = io.BytesIO()
-        self._on_disk = False
+        self._file: BinaryIO = io.BytesIO()  # then the temporary file
         self._count = 0
 
     def append(self, value: Value) -> None:
         try:
             self._file.seek(0, 2)  # the end, after a reading
             marshal.dump(cast(Any, value), self._file)
-            if not self._on_disk and self._file.tell() > self._memory:
-                self._move_to_disk()
+            if isinstance(self._file, io.BytesIO) and self._file.tell() > self._memory:
+                self._move_to_disk(self._file)
         except OSError as error:
             raise OutputError(f"cannot keep what is written at the end in a temporary file: "
                               f"{error.strerror or error} (TMPDIR names the folder to use)") from error
         self._count += 1
 
-    def _move_to_disk(self) -> None:
+    def _move_to_disk(self, memory: io.BytesIO) -> None:
         import tempfile  # only for a spool that outgrows its memory: importing it takes 3 ms
 
         disk = tempfile.TemporaryFile()
-        disk.write(cast(io.BytesIO, self._file).getbuffer())
-        self._file, self._on_disk = disk, True
+        disk.write(memory.getbuffer())
+        self._file = disk
 
     def extend(self, values: Iterable[Value]) -> None:
         for value in values:
@@ -87,17 +86,13 @@ def spools() -> Iterator[Callable[[], Spool[Any]]]:
         yield lambda: made.enter_context(Spool())
 
 
-class JsonList(Spool[str]):
+class JsonList(Spool[Any]):
     """The values of a JSON list that is written at the end, each spooled as the text
     ``json.dumps(value, ensure_ascii=False, indent=2)`` gives (iterating gives these texts): see
     :func:`json_chunks`."""
 
     def append(self, value: Any) -> None:
         super().append(json.dumps(value, ensure_ascii=False, indent=2))
-
-    def extend(self, values: Iterable[Any]) -> None:
-        for value in values:
-            self.append(value)
 
 
 def json_chunks(document: dict[str, Any] | JsonList) -> Iterator[str]:
