@@ -318,15 +318,19 @@ class _Window:
 
     def place(self, offset: int) -> tuple[int, int]:
         """The line and column of ``offset`` of the text."""
-        index = bisect_right(self.starts, offset, hi=len(self.starts) - 1) - 1
+        index = self._line(offset)
         return self.first + index, offset - self.starts[index] + 1
+
+    def _line(self, offset: int) -> int:
+        """Which line held holds ``offset`` of the text (counted from 0; the end: the last)."""
+        return bisect_right(self.starts, offset, hi=len(self.starts) - 1) - 1
 
     def drop_before(self, position: int) -> int:
         """Where ``position`` is once the lines before its own are dropped, when they hold more than
         :data:`_WINDOW_CHARS` (dropping copies the rest of the text)."""
         if position <= _WINDOW_CHARS:
             return position
-        return position - self._drop(bisect_right(self.starts, position, hi=len(self.starts) - 1) - 1)
+        return position - self._drop(self._line(position))
 
     def _drop(self, lines: int) -> int:
         """Drop the first ``lines`` lines held; how many characters they held."""
