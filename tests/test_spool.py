@@ -19,7 +19,7 @@ from locations import SAMPLES
 from nardy_cli.cli.main import cli
 from nardy_cli.files import spool
 from nardy_cli.files.output import OutputError
-from nardy_cli.files.spool import JsonList, Spool, json_chunks
+from nardy_cli.files.spool import JsonList, Spool, json_chunks, sorted_spooled
 
 TEXTS = st.text(st.characters(blacklist_categories=["Cs"]) | st.sampled_from(["\n", "\x00", "\udcff", "\x1b"]))
 JSON_VALUES = st.recursive(
@@ -62,6 +62,13 @@ def test_json_chunks_give_the_text_json_dumps_gives(head, lists, tail, memory, c
         for value in [*spooled.values(), whole]:
             if isinstance(value, JsonList):
                 value.close()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(-3, 3), st.text(max_size=3))), st.sampled_from([1, 2, 3, 1000]))
+def test_sorted_spooled_sorts_as_sorted(values, run):
+    entries = [(*value, index) for index, value in enumerate(values)]  # (the index tells equal values apart)
+    assert list(sorted_spooled(reversed(entries), run)) == sorted(entries)
 
 
 def test_a_spool_keeps_no_more_than_its_bound_in_memory():

@@ -10,14 +10,12 @@ a single game moves both ratings by K · (score − expected).
 """
 from __future__ import annotations
 
-import heapq
 import math
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from itertools import islice
 from typing import Any, NamedTuple, Protocol
 
-from nardy_cli.files.spool import Spool, spools
+from nardy_cli.files.spool import sorted_spooled
 
 START = 1500.0
 ELO_K = 32.0
@@ -151,17 +149,8 @@ def in_date_order(results: Iterable[Result]) -> Iterator[Result]:
     memory for :data:`RUN_RESULTS` of them however many there are: each run of that many is sorted
     and kept in a temporary file, and the runs are merged."""
     keyed = ((date_key(result.date), index, *result) for index, result in enumerate(results))
-    with spools() as spool:
-        runs: list[Spool[tuple[Any, ...]]] = []
-        while run := sorted(islice(keyed, RUN_RESULTS)):  # (the index tells apart results of the same date)
-            if len(run) < RUN_RESULTS and not runs:  # all of them at once: no file
-                yield from (Result(*entry[2:]) for entry in run)
-                return
-            kept = spool()
-            kept.extend(run)
-            runs.append(kept)
-        for entry in heapq.merge(*runs):
-            yield Result(*entry[2:])
+    for entry in sorted_spooled(keyed, RUN_RESULTS):  # (the index tells apart results of the same date)
+        yield Result(*entry[2:])
 
 
 def match_result(row: dict[str, Any]) -> Result | None:

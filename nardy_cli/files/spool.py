@@ -3,11 +3,14 @@ that follow the output, results to sort), gathered in memory up to a bound and t
 file: the memory it takes does not grow with the input, and what is written is the same."""
 from __future__ import annotations
 
+import heapq
 import io
 import json
 import marshal
+import weakref
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack, contextmanager
+from itertools import islice
 from types import TracebackType
 from typing import Any, BinaryIO, Generic, TypeVar, cast
 
@@ -48,6 +51,7 @@ class Spool(Generic[Value]):
         import tempfile  # only for a spool that outgrows its memory: importing it takes 3 ms
 
         disk = tempfile.TemporaryFile()
+        weakref.finalize(self, disk.close)  # a spool never closed (one an object keeps) is closed when dropped
         disk.write(memory.getbuffer())
         self._file = disk
 
@@ -84,6 +88,24 @@ def spools() -> Iterator[Callable[[], Spool[Any]]]:
     :meth:`~nardy_cli.notations.Target.write_prepared`), all closed when the ``with`` block ends."""
     with ExitStack() as made:
         yield lambda: made.enter_context(Spool())
+
+
+def sorted_spooled(entries: Iterable[Value], run: int) -> Iterator[Value]:
+    """``sorted(entries)``, in memory for ``run`` entries at a time however many there are: each run
+    of that many is sorted and spooled, and the runs are merged. Entries are what a :class:`Spool`
+    keeps, and no two of them compare equal (put what tells them apart in them), so that the
+    order is the same as ``sorted`` gives."""
+    entries = iter(entries)
+    with ExitStack() as made:
+        runs: list[Spool[Any]] = []
+        while part := sorted(islice(entries, run)):  # type: ignore[type-var]  # entries compare as tuples do
+            if len(part) < run and not runs:  # all of them at once: no spool
+                yield from part
+                return
+            kept: Spool[Any] = made.enter_context(Spool(memory=0))  # on disk at once: runs in memory would grow
+            kept.extend(part)
+            runs.append(kept)
+        yield from heapq.merge(*runs)
 
 
 class JsonList(Spool[Any]):
