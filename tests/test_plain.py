@@ -86,6 +86,7 @@ def typed_tables(draw):
 def test_csv_and_json_are_pandas(table):
     frame = table.frame()
     assert csv_table(table) == frame.to_csv().rstrip("\n")
+    assert csv_table(table, header=False) == frame.to_csv(header=False).rstrip("\n")
     assert table.records() == json.loads(frame.reset_index().to_json(orient="records"))
     assert Table.of_frame(frame).frame().equals(frame)
 

@@ -9,8 +9,9 @@ rows themselves are written by :mod:`nardy_cli.reporting.tables`.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Any
 
 from nardy_cli.analysis import SIDE_KEYS
@@ -24,6 +25,7 @@ from nardy_cli.analysis.validate import finding_dict
 from nardy_cli.core.compiled import picklable
 from nardy_cli.core.sides import BLACK, WHITE
 from nardy_cli.core.variants import VARIANTS
+from nardy_cli.files.spool import Spool, sorted_spooled
 from nardy_cli.matches import MatchChecker, MatchGame, match_game
 from nardy_cli.replay import GameReplay, first_roll_not_double
 from nardy_cli.run.corpus import CorpusGame
@@ -34,6 +36,7 @@ SCORED = ("oin", "mars", "home-mars", "koks")
 OUTCOMES = SCORED + ("resign", "drop", "draw", "unfinished")
 FINDINGS_KEPT = 500  # findings a report lists; the rest are only counted
 MATCHES_KEPT = 500  # matches a report lists; matches.csv has them all
+GROUPS_KEPT = 1_000  # groups of one grouping held in memory (see Groups); also the runs that sort them
 
 # Unordered roll classes (11, 21, 22, ..., 66).
 ROLL_CLASSES = tuple(f"{high}{low}" for high, low in ROLLS)
@@ -192,7 +195,7 @@ def game_stats(game: CorpusGame, result: GameReplay, *, with_turns: bool = False
 
 
 class GroupTotals:
-    """Sums over the games of one group (a player, an event, a variant or a file); see
+    """Sums over the games of one group (a player, an event, a variant, a file or a match); see
     :class:`Aggregates` for what wins, outcomes, first-mover games and pips lost count."""
 
     __slots__ = ("games", "wins", "outcomes", "first_games", "first_wins", "pips_lost", "lengths",
@@ -221,6 +224,33 @@ class GroupTotals:
         self.steps_passed += row["steps_passed"]
         self.pips_passed += row["pips_passed"]
 
+    def record(self) -> tuple[Any, ...]:
+        """The sums as plain values, which a :class:`~nardy_cli.files.spool.Spool` keeps (see :meth:`of_record`)."""
+        return (self.games, self.wins, self.first_games, self.first_wins, self.pips_lost, self.cascade_games,
+                self.cascades, self.steps_passed, self.pips_passed, dict(self.outcomes), dict(self.lengths))
+
+    @classmethod
+    def of_record(cls, record: tuple[Any, ...]) -> GroupTotals:
+        totals = cls()
+        totals.merge(record)
+        return totals
+
+    def merge(self, record: tuple[Any, ...]) -> None:
+        """Add the sums of another part of the same group (its :meth:`record`)."""
+        (games, wins, first_games, first_wins, pips_lost, cascade_games, cascades, steps_passed, pips_passed,
+         outcomes, lengths) = record
+        self.games += games
+        self.wins += wins
+        self.first_games += first_games
+        self.first_wins += first_wins
+        self.pips_lost += pips_lost
+        self.cascade_games += cascade_games
+        self.cascades += cascades
+        self.steps_passed += steps_passed
+        self.pips_passed += pips_passed
+        self.outcomes.update(outcomes)
+        self.lengths.update(lengths)
+
     def mean_turns(self) -> float:
         return sum(turns * count for turns, count in self.lengths.items()) / self.games
 
@@ -234,9 +264,81 @@ class GroupTotals:
         return sum(values) / len(values)
 
 
+class Groups:
+    """The :class:`GroupTotals` of one grouping by key, in the order the keys first came. Memory
+    holds :data:`GROUPS_KEPT` of them at most: when more come, those held are spooled and let go
+    (a corpus of one match a file has a group a file and one a match, a kilobyte each), and the
+    parts of a group are summed again when the groups are read."""
+
+    def __init__(self, kept: int | None = None) -> None:
+        self._limit = GROUPS_KEPT if kept is None else kept
+        self._held: dict[Any, GroupTotals] = {}
+        self._spool: Spool[tuple[Any, int, tuple[Any, ...]]] | None = None  # (key, first seen, record)
+        self._spooled = 0  # keys of the held groups are numbered from here, in the order they came
+
+    def totals(self, key: Any) -> GroupTotals:
+        """The group of ``key`` (keys are strings), made when it is new."""
+        totals = self._held.get(key)
+        if totals is None:
+            if len(self._held) >= self._limit:
+                self._spill()
+            totals = self._held[key] = GroupTotals()
+        return totals
+
+    def _spill(self) -> None:
+        if self._spool is None:
+            self._spool = Spool()
+        self._spool.extend(self._held_entries())
+        self._spooled += len(self._held)
+        self._held = {}
+
+    def _held_entries(self) -> Iterator[tuple[Any, int, tuple[Any, ...]]]:
+        for position, (key, totals) in enumerate(self._held.items()):
+            yield key, self._spooled + position, totals.record()
+
+    def _merged(self) -> Iterator[tuple[int, Any, GroupTotals]]:
+        """Each group once, in the order of its key: when its key first came, the key, its sums."""
+        assert self._spool is not None
+        group: tuple[int, Any, GroupTotals] | None = None
+        for key, seen, record in sorted_spooled(chain(self._spool, self._held_entries()), GROUPS_KEPT):
+            if group is not None and group[1] == key:
+                group[2].merge(record)
+                continue
+            if group is not None:
+                yield group
+            group = (seen, key, GroupTotals.of_record(record))
+        if group is not None:
+            yield group
+
+    def __len__(self) -> int:
+        return len(self._held) if self._spool is None else sum(1 for _ in self._merged())
+
+    def items(self) -> Iterator[tuple[Any, GroupTotals]]:
+        """Each key and its group, in the order the keys first came."""
+        if self._spool is None:
+            yield from self._held.items()
+            return
+        in_order = sorted_spooled(((seen, key, totals.record()) for seen, key, totals in self._merged()), GROUPS_KEPT)
+        for _, key, record in in_order:
+            yield key, GroupTotals.of_record(record)
+
+    def values(self) -> Iterator[GroupTotals]:
+        return (totals for _, totals in self.items())
+
+    def busiest(self) -> Iterator[tuple[Any, GroupTotals]]:
+        """Each key and its group, the most games first (ties in the order the keys first came)."""
+        if self._spool is None:
+            yield from sorted(self._held.items(), key=lambda item: -item[1].games)  # stable
+            return
+        entries = ((-totals.games, seen, key, totals.record()) for seen, key, totals in self._merged())
+        for _, _, key, record in sorted_spooled(entries, GROUPS_KEPT):
+            yield key, GroupTotals.of_record(record)
+
+
 class Aggregates:
     """Every figure of the statistics, summed one game at a time: memory grows with the number of
-    players, events and files, never with the number of games or turns.
+    players, never with the number of games, turns, files or matches (past :data:`GROUPS_KEPT`
+    groups of a grouping, the rest wait in a spool: see :class:`Groups`).
 
     Groups keep the order in which they first appear. Per player, wins are the player's, outcomes
     count the player's wins of each kind, first-mover figures are the games the player began and
@@ -248,7 +350,7 @@ class Aggregates:
     def __init__(self, groupings: Iterable[str] = GROUPINGS) -> None:
         # only the groupings asked for (of GROUPINGS): one group a file or a match is a thousand bytes
         # a match for a corpus of a match a file, which a command that shows none need not keep
-        self.groups: dict[str, dict[Any, GroupTotals]] = {by: {} for by in GROUPINGS if by in groupings}
+        self.groups: dict[str, Groups] = {by: Groups() for by in GROUPINGS if by in groupings}
         self.rolls: dict[str, list[int]] = {}  # by player
         self.luck: dict[str, LuckSums] = {}  # by player
         self.standings = Standings()
@@ -258,13 +360,6 @@ class Aggregates:
         self.first_matches: list[dict[str, Any]] = []  # the first MATCHES_KEPT, for reports
         self.quality = QualityTotals()  # error rates and luck, from games whose record carries analysis
         self.rule_sets: Counter[str] = Counter()  # games judged under each rule set
-
-    def _totals(self, by: str, key: Any) -> GroupTotals:
-        group = self.groups[by]
-        totals = group.get(key)
-        if totals is None:
-            totals = group[key] = GroupTotals()
-        return totals
 
     def add(self, stats: GameStats) -> tuple[tuple[dict[str, Any], ...], list[dict[str, Any]]]:
         """Count one game (games come in corpus order); return the findings of its match (each
@@ -311,7 +406,7 @@ class Aggregates:
                 sums.add(stats.luck[side])
             won = winner == side
             if "player" in groups:
-                self._totals("player", row[name]).add(won, outcome if won else None, first_mover == side,
+                groups["player"].totals(row[name]).add(won, outcome if won else None, first_mover == side,
                                                       won and first_mover == side, turns, row[f"pips_lost_{name}"])
             if any(stats.rolls[side]):  # a player is in the dice tables once they have rolled
                 counts = self.rolls.setdefault(row[name], [0] * len(ROLL_CLASSES))
@@ -322,12 +417,12 @@ class Aggregates:
         for by, key in (("event", row["event"]), ("variant", row["variant"]), ("file", row["file"]),
                         ("match", match)):
             if by in groups:
-                self._totals(by, key).add(winner == WHITE, outcome, known, known and winner == first_mover,
+                groups[by].totals(key).add(winner == WHITE, outcome, known, known and winner == first_mover,
                                           turns, row["pips_lost"])
         if row.get("cascades") is not None:  # per event, variant and file: both sides' cascades
             for by in ("event", "variant", "file"):
                 if by in groups:
-                    self._totals(by, row[by]).add_cascades(row)
+                    groups[by].totals(row[by]).add_cascades(row)
         self.games += 1
         self.turns += turns
         self.legal += row["findings"] == 0 and not match_findings

@@ -11,11 +11,14 @@ from __future__ import annotations
 import csv
 import io
 import math
-from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable, Iterator, Sequence
+from itertools import islice
+from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
     import pandas as pd
+
+Item = TypeVar("Item")
 
 
 class Table:
@@ -78,6 +81,19 @@ class Table:
         return table
 
 
+def in_parts(items: Iterable[Item], size: int | None) -> Iterator[list[Item]]:
+    """``items`` in lists of ``size`` (None: all in one), made one at a time; at least one list,
+    empty when there is no item."""
+    items = iter(items)
+    part = list(islice(items, size))
+    yield part
+    while len(part) == size:
+        part = list(islice(items, size))
+        if not part:
+            return
+        yield part
+
+
 # --- the formats -------------------------------------------------------------------------------
 
 
@@ -115,12 +131,12 @@ def csv_text(rows: Iterable[Sequence[Any]]) -> str:
     return text.getvalue()
 
 
-def csv_table(table: Table) -> str:
-    """``frame.to_csv()`` of :meth:`Table.frame`, without the final line end: the index first,
-    floats as ``repr`` writes them, missing values empty."""
-    header = ["" if table.index_name is None else table.index_name, *table.columns]
+def csv_table(table: Table, header: bool = True) -> str:
+    """``frame.to_csv(header=header)`` of :meth:`Table.frame`, without the final line end: the
+    index first, floats as ``repr`` writes them, missing values empty."""
+    names = ["" if table.index_name is None else table.index_name, *table.columns]
     rows = (["" if is_missing(value) else value for value in row.values()] for row in table.rows())
-    return csv_text([header, *rows]).rstrip("\n")
+    return csv_text([names, *rows] if header else rows).rstrip("\n")
 
 
 def markdown_table(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:

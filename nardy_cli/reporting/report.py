@@ -7,8 +7,10 @@ from the :class:`~nardy_cli.reporting.stats.Aggregates` at the end (:func:`write
 from __future__ import annotations
 
 import base64
+import gc
 import html
 import re
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from matplotlib.figure import Figure
@@ -20,6 +22,7 @@ from nardy_cli.reporting.charts import dice_chart, first_mover_chart, lengths_ch
 from nardy_cli.reporting.figures import FORMATS, save_figure
 from nardy_cli.reporting.frames import pd
 from nardy_cli.reporting.labels import plural, tr
+from nardy_cli.reporting.plain import csv_table, in_parts
 from nardy_cli.reporting.stats import (
     CASCADE_COLUMNS,
     dice_counts,
@@ -35,9 +38,12 @@ from nardy_cli.reporting.stats import (
     standings_table,
     summarize,
     summary_display,
+    summary_parts,
 )
 from nardy_cli.reporting.tables import REPORT_PAGE, report_folder
 
+PARTED = ("file", "match")  # groupings with a group a file or a match: their tables are made a part at a time
+INPUT_PART_ROWS = 1_000  # files of the inputs' table made at a time
 SHOWN_FINDING_COLUMNS = ("path", "line", "game", "move_number", "side", "action", "code", "message", "option")
 
 _STYLE = """
@@ -55,10 +61,11 @@ img { max-width: 100%; margin: 0.5em 0; }
 """
 
 
-def report_tables(aggregates: Aggregates) -> dict[str, pd.DataFrame]:
+def report_tables(aggregates: Aggregates, groupings: Iterable[str] = GROUPINGS) -> dict[str, pd.DataFrame]:
     """Every aggregate table of the report by file name (without ``.csv``), with machine-readable
-    columns, indexed by their group (dice tables: ``all`` first, then each player)."""
-    tables = {f"summary_by_{by}": summarize(aggregates, by) for by in GROUPINGS}
+    columns, indexed by their group (dice tables: ``all`` first, then each player); the summaries
+    of ``groupings`` only."""
+    tables = {f"summary_by_{by}": summarize(aggregates, by) for by in groupings}
     tables["outcomes_by_variant"] = outcome_counts(aggregates, "variant")
     tables["dice_counts"] = dice_counts(aggregates, total=True)
     tables["dice_fairness"] = dice_fairness(tables["dice_counts"])
@@ -69,10 +76,15 @@ def report_tables(aggregates: Aggregates) -> dict[str, pd.DataFrame]:
     return tables
 
 
+REPORT_CHARTS: dict[str, Callable[[Aggregates, str], Figure]] = {
+    "outcomes": outcomes_chart, "lengths": lengths_chart, "first_mover": first_mover_chart,
+    "dice": lambda aggregates, lang: dice_chart(aggregates, lang=lang)}
+"""What draws each chart of the report, by file name (without extension)."""
+
+
 def report_charts(aggregates: Aggregates, lang: str) -> dict[str, Figure]:
     """Every chart of the report by file name (without extension)."""
-    return {"outcomes": outcomes_chart(aggregates, lang), "lengths": lengths_chart(aggregates, lang),
-            "first_mover": first_mover_chart(aggregates, lang), "dice": dice_chart(aggregates, lang=lang)}
+    return {name: draw(aggregates, lang) for name, draw in REPORT_CHARTS.items()}
 
 
 def _html_table(table: pd.DataFrame, css_class: str = "") -> str:
@@ -82,12 +94,26 @@ def _html_table(table: pd.DataFrame, css_class: str = "") -> str:
     return '<div class="wide">' + text.replace(' style="text-align: right;"', "") + "</div>"
 
 
-def _inputs_html(aggregates: Aggregates, lang: str) -> str:
-    """The files read and the rule sets the games were judged under, with their games."""
-    files = pd.DataFrame([(name, totals.games) for name, totals in aggregates.groups["file"].items()],
-                         columns=[tr("file", lang), tr("games", lang)])
+def _html_table_parts(frames: Iterable[pd.DataFrame], css_class: str = "") -> Iterator[str]:
+    """:func:`_html_table` of the rows of ``frames`` (at least one, all with the same columns) as
+    one table, made a frame at a time."""
+    end = ""
+    for number, frame in enumerate(frames):
+        head, rest = _html_table(frame, css_class).split("<tbody>\n", 1)  # (a cell's text is escaped)
+        rows, end = rest.rsplit("  </tbody>", 1)
+        yield (head + "<tbody>\n" + rows) if number == 0 else rows
+    yield "  </tbody>" + end
+
+
+def _inputs_html(aggregates: Aggregates, lang: str) -> Iterator[str]:
+    """The files read and the rule sets the games were judged under, with their games (the files
+    a part at a time: there may be as many as games)."""
+    columns = [tr("file", lang), tr("games", lang)]
+    files = ((name, totals.games) for name, totals in aggregates.groups["file"].items())
+    parts = in_parts(files, INPUT_PART_ROWS)
+    yield from _html_table_parts((pd.DataFrame(part, columns=columns) for part in parts), "inputs")
     rules = pd.DataFrame(sorted(aggregates.rule_sets.items()), columns=[tr("rules", lang), tr("games", lang)])
-    return _html_table(files, "inputs") + _html_table(rules, "inputs")
+    yield _html_table(rules, "inputs")
 
 
 def _image(png: bytes, title: str) -> str:
@@ -132,15 +158,15 @@ def _summary_html(summary: pd.DataFrame, lang: str) -> list[str]:
     return tables
 
 
-def render_html(aggregates: Aggregates, tables: dict[str, pd.DataFrame], charts: dict[str, Figure],
-                pngs: dict[str, bytes], lang: str, boards: list[str | None] | None = None) -> str:
-    """The report page from the aggregates, :func:`report_tables`, the charts and their PNG
-    renderings: summary, players, outcomes, lengths, dice, findings."""
+def report_page(aggregates: Aggregates, tables: dict[str, pd.DataFrame], titles: dict[str, str],
+                pngs: dict[str, bytes], lang: str, boards: list[str | None] | None = None) -> Iterator[str]:
+    """The text of the report page, in pieces, from the aggregates, :func:`report_tables`, the
+    charts' titles and PNG renderings: summary, players, outcomes, lengths, dice, findings, inputs."""
     def section(key: str, *parts: str) -> str:
         return f"<h2>{html.escape(tr(key, lang))}</h2>\n" + "\n".join(parts)
 
     def chart(name: str) -> str:
-        return _image(pngs[name], str(charts[name].get_label()))
+        return _image(pngs[name], titles[name])
 
     summary = ", ".join(plural(key, count, lang) for key, count in (
         ("games", aggregates.games), ("files", len(aggregates.groups["file"])), ("turns", aggregates.turns),
@@ -156,33 +182,45 @@ def render_html(aggregates: Aggregates, tables: dict[str, pd.DataFrame], charts:
         section("title_dice", _html_table(fairness_display(tables["dice_fairness"], lang)), chart("dice")),
         section("title_luck", _html_table(luck_display(tables["luck"], lang))),
         section("title_findings", _findings_html(aggregates, lang, boards)),
-        section("title_inputs", _inputs_html(aggregates, lang)),
+        section("title_inputs", ""),  # then its tables, a part at a time
     ]
     if "analysis_by_player" in tables:
         body.insert(3, section("title_quality", _html_table(quality_display(tables["analysis_by_player"], lang))))
     if aggregates.matches:
         body.insert(2, section("title_matches", _matches_html(aggregates, lang)))
         body.insert(2, section("title_standings", _html_table(standings_display(tables["standings"], lang))))
-    return (f'<!DOCTYPE html>\n<html lang="{lang}">\n<head>\n<meta charset="utf-8">\n'
-            f"<title>{html.escape(tr('title_report', lang))}</title>\n<style>{_STYLE}</style>\n</head>\n"
-            f"<body>\n" + "\n".join(body) + "\n</body>\n</html>\n")
+    yield (f'<!DOCTYPE html>\n<html lang="{lang}">\n<head>\n<meta charset="utf-8">\n'
+           f"<title>{html.escape(tr('title_report', lang))}</title>\n<style>{_STYLE}</style>\n</head>\n"
+           f"<body>\n" + "\n".join(body))
+    yield from _inputs_html(aggregates, lang)
+    yield "\n</body>\n</html>\n"
 
 
 def write_report(out_dir: str | Path, aggregates: Aggregates, lang: str = "en", *, force: bool = False) -> Path:
     """Write the aggregate tables (CSV), the charts (PNG and SVG) and ``report.html`` into
-    ``out_dir`` and return the path of the page; every file is written atomically."""
+    ``out_dir`` and return the path of the page; every file is written atomically. The summaries
+    by file and by match, which may have a row for every few games, are written a part at a time."""
     folder = report_folder(out_dir, force=force)
-    tables = report_tables(aggregates)
+    tables = report_tables(aggregates, [by for by in GROUPINGS if by not in PARTED])
     for name, table in tables.items():
         with atomic_output(str(folder / f"{name}.csv"), force=True, newline="") as handle:
             table.to_csv(handle)
-    charts = report_charts(aggregates, lang)
-    for name, figure in charts.items():
+    for by in PARTED:
+        with atomic_output(str(folder / f"summary_by_{by}.csv"), force=True, newline="") as handle:
+            for number, part in enumerate(summary_parts(aggregates, by)):
+                handle.write(csv_table(part, header=number == 0) + "\n")
+    titles = {}
+    for name, draw in REPORT_CHARTS.items():  # drawn, saved and let go one at a time
+        figure = draw(aggregates, lang)
         for fmt in FORMATS:
             save_figure(figure, folder / f"{name}.{fmt}", force=True)
-    pngs = {name: (folder / f"{name}.png").read_bytes() for name in charts}
+        titles[name] = str(figure.get_label())
+        del figure
+        gc.collect()  # (its artists hold one another: see finding_boards)
+    pngs = {name: (folder / f"{name}.png").read_bytes() for name in REPORT_CHARTS}
     page = folder / REPORT_PAGE
     boards = finding_boards(aggregates.first_findings, folder, lang)
     with atomic_output(str(page), force=True) as handle:
-        handle.write(render_html(aggregates, tables, charts, pngs, lang, boards))
+        for piece in report_page(aggregates, tables, titles, pngs, lang, boards):
+            handle.write(piece)
     return page

@@ -9,22 +9,31 @@ return pandas DataFrames (``summarize``, ``dice_counts``, ...) wrap those tables
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from statistics import NormalDist
 from typing import TYPE_CHECKING, Any
 
-from nardy_cli.analysis.aggregates import GROUPINGS, OUTCOMES, ROLL_CLASSES, SCORED, TURN_COLUMNS, Aggregates
+from nardy_cli.analysis.aggregates import (
+    GROUPINGS,
+    OUTCOMES,
+    ROLL_CLASSES,
+    SCORED,
+    TURN_COLUMNS,
+    Aggregates,
+    GroupTotals,
+)
 from nardy_cli.analysis.luck import EXPECTED_PIPS, LuckSums
 from nardy_cli.analysis.standings import STANDINGS_COLUMNS
 from nardy_cli.reporting import plain
 from nardy_cli.reporting.labels import tr
-from nardy_cli.reporting.plain import Table, is_missing
+from nardy_cli.reporting.plain import Table, in_parts, is_missing
 
 if TYPE_CHECKING:
     import numpy as np
     import pandas as pd
 
 FAIRNESS_ALPHA = 0.01
+SUMMARY_PART_ROWS = 1_000  # rows of a summary made at a time (see summary_parts)
 MIN_FLAG_ROLLS = 180
 """Rolls below which no player is flagged: the chi-square test of the 21 rolls needs about five
 expected rolls of each (180 × 1/36 = 5); with fewer, its p-value is not to be trusted."""
@@ -54,11 +63,22 @@ def _check_grouping(by: str) -> None:
 
 def summary_rows(aggregates: Aggregates, by: str = "player") -> Table:
     """The table of :func:`summarize`."""
+    return next(summary_parts(aggregates, by, rows=None))
+
+
+def summary_parts(aggregates: Aggregates, by: str = "player", rows: int | None = SUMMARY_PART_ROWS) -> Iterator[Table]:
+    """The table of :func:`summarize` in parts of ``rows`` rows (None: in one), one part made at a
+    time: a corpus of one match a file has as many rows by file or by match as matches."""
     _check_grouping(by)
     group = aggregates.groups[by]
-    totals = list(group.values())
-    order = sorted(range(len(totals)), key=lambda position: -totals[position].games)  # stable: ties keep their order
-    table = Table(by, list(group))
+    cascades = any(totals.cascade_games for totals in group.values())  # crazy nardy, per game of it (not per player)
+    for part in in_parts(group.busiest(), rows):
+        yield _summary_table(by, part, cascades)
+
+
+def _summary_table(by: str, groups: list[tuple[Any, GroupTotals]], cascades: bool) -> Table:
+    table = Table(by, [key for key, _ in groups])
+    totals = [totals for _, totals in groups]
     table.add("games", [t.games for t in totals], "int64")
     table.add("wins", [t.wins for t in totals], "int64")
     _add_rate(table, "win", table.columns["wins"], table.columns["games"])
@@ -71,11 +91,11 @@ def summary_rows(aggregates: Aggregates, by: str = "player") -> Table:
     table.add("mean_turns", [t.mean_turns() for t in totals], "float64")
     table.add("median_turns", [t.median_turns() for t in totals], "float64")
     table.add("mean_pips_lost", [t.pips_lost / t.games for t in totals], "float64")
-    if any(t.cascade_games for t in totals):  # crazy nardy, per game of it (not per player)
+    if cascades:
         for name in ("cascades", "steps_passed", "pips_passed"):
             table.add(f"mean_{name}", [getattr(t, name) / t.cascade_games if t.cascade_games else math.nan
                                        for t in totals], "float64")
-    return table.take(order)
+    return table
 
 
 def summarize(aggregates: Aggregates, by: str = "player") -> pd.DataFrame:
@@ -96,11 +116,10 @@ def outcome_counts(aggregates: Aggregates, by: str = "variant") -> pd.DataFrame:
     _check_grouping(by)
     if by == "player":
         raise ValueError("outcomes are counted by event, variant or file, not 'player'")
-    group = aggregates.groups[by]
-    keys = sorted(group, key=str)
-    table = Table(by, keys)
+    groups = sorted(aggregates.groups[by].items(), key=lambda item: str(item[0]))
+    table = Table(by, [key for key, _ in groups])
     for outcome in OUTCOMES:
-        table.add(outcome, [group[key].outcomes[outcome] for key in keys], "int64")
+        table.add(outcome, [totals.outcomes[outcome] for _, totals in groups], "int64")
     return table.frame()
 
 

@@ -1,0 +1,110 @@
+"""The groups of the statistics held in memory up to a bound and spooled past it
+(:class:`~nardy_cli.analysis.aggregates.Groups`): the same sums, order and report as when all are
+held, in memory that does not grow with the number of groups."""
+from __future__ import annotations
+
+import tracemalloc
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from locations import SAMPLES
+from nardy_cli.analysis import aggregates
+from nardy_cli.analysis.aggregates import GroupTotals, Groups
+from nardy_cli.cli.main import cli
+from nardy_cli.files import spool
+from nardy_cli.reporting import report, stats
+
+games = st.tuples(st.sampled_from("abcdefg"), st.booleans(), st.sampled_from(["oin", "mars", None]), st.booleans(),
+                  st.integers(1, 90), st.integers(0, 40), st.booleans())
+
+
+def count(groups: Groups, played: list[tuple]) -> None:
+    for key, won, outcome, first, turns, pips_lost, crazy in played:
+        totals = groups.totals(key)
+        totals.add(won, outcome, first, first and won, turns, pips_lost)
+        if crazy:
+            totals.add_cascades({"cascades": turns % 3, "steps_passed": pips_lost % 5, "pips_passed": pips_lost})
+
+
+def sums(pairs) -> list[tuple]:
+    return [(key, totals.record()) for key, totals in pairs]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(games, max_size=60), st.sampled_from([1, 2, 3, 1000]), st.sampled_from([1, 2, 5]))
+def test_spooled_groups_sum_and_order_as_held_ones(played, kept, run):
+    held, spooled = Groups(), Groups(kept)
+    count(held, played)
+    original = aggregates.GROUPS_KEPT
+    aggregates.GROUPS_KEPT = run  # the runs of the sorts, too
+    try:
+        count(spooled, played)
+        assert sums(spooled.items()) == sums(held.items())
+        assert sums(spooled.busiest()) == sums(held.busiest())
+        assert len(spooled) == len(held) == len({key for key, *_ in played})
+        assert [totals.record() for totals in spooled.values()] == [totals.record() for totals in held.values()]
+    finally:
+        aggregates.GROUPS_KEPT = original
+
+
+def test_the_busiest_come_first_ties_in_the_order_they_came():
+    groups = Groups(2)
+    for key in "abcbdcc":
+        groups.totals(key).add(True, "oin", True, True, 10, 1)
+    assert [(key, totals.games) for key, totals in groups.busiest()] == [("c", 3), ("b", 2), ("a", 1), ("d", 1)]
+    assert [key for key, _ in groups.items()] == list("abcd")
+
+
+def test_a_group_merged_from_its_parts_is_the_group():
+    whole, first, second = GroupTotals(), GroupTotals(), GroupTotals()
+    for index, part in enumerate([first, first, second, first, second]):
+        for totals in (whole, part):
+            totals.add(index % 2 == 0, "mars" if index else None, index < 3, index == 0, 20 + index, index)
+    merged = GroupTotals.of_record(first.record())
+    merged.merge(second.record())
+    assert merged.record() == whole.record() and merged.median_turns() == whole.median_turns()
+
+
+def test_memory_does_not_grow_with_the_number_of_groups(monkeypatch):
+    monkeypatch.setattr(spool, "MEMORY_BYTES", 1 << 14)
+    held = []
+    for keys in (1_000, 5_000):
+        tracemalloc.start()
+        try:
+            groups = Groups(100)
+            for number in range(keys):
+                groups.totals(f"file-{number}.txt").add(True, "oin", True, True, 40 + number % 30, 7)
+            held.append(tracemalloc.get_traced_memory()[0])
+            assert sum(totals.games for _, totals in groups.busiest()) == keys
+        finally:
+            tracemalloc.stop()
+    assert held[1] < held[0] + (1 << 16), held  # held, 4,000 groups more would add 4 MB
+
+
+def report_files(folder: Path) -> dict[str, bytes]:
+    return {str(path.relative_to(folder)): path.read_bytes() for path in sorted(folder.rglob("*")) if path.is_file()}
+
+
+@pytest.mark.slow
+def test_the_report_and_tables_are_the_same_when_the_groups_are_spooled(tmp_path, monkeypatch):
+    corpus = str(SAMPLES)
+    runner = CliRunner()
+    held = runner.invoke(cli, ["stats", "-q", "-j", "1", corpus, "--out", str(tmp_path / "held")])
+    printed = {by: runner.invoke(cli, ["stats", "-q", "-j", "1", corpus, "--by", by, "--format", "csv"]).output
+               for by in ("file", "match", "player")}
+    monkeypatch.setattr(aggregates, "GROUPS_KEPT", 2)
+    monkeypatch.setattr(stats, "SUMMARY_PART_ROWS", 2)
+    monkeypatch.setattr(report, "INPUT_PART_ROWS", 2)
+    monkeypatch.setattr(spool, "MEMORY_BYTES", 1)
+    spooled = runner.invoke(cli, ["stats", "-q", "-j", "1", corpus, "--out", str(tmp_path / "spooled")])
+    said = spooled.output.replace(str(tmp_path / "spooled"), str(tmp_path / "held"))
+    assert (spooled.exit_code, said) == (held.exit_code, held.output)
+    files = report_files(tmp_path / "held")
+    assert files["summary_by_file.csv"].count(b"\n") > 5 and b"<table" in files["report.html"]
+    assert report_files(tmp_path / "spooled") == files
+    for by, text in printed.items():
+        assert runner.invoke(cli, ["stats", "-q", "-j", "1", corpus, "--by", by, "--format", "csv"]).output == text
