@@ -64,11 +64,33 @@ def test_json_chunks_give_the_text_json_dumps_gives(head, lists, tail, memory, c
                 value.close()
 
 
-@settings(max_examples=200, deadline=None)
-@given(st.lists(st.tuples(st.integers(-3, 3), st.text(max_size=3))), st.sampled_from([1, 2, 3, 1000]))
-def test_sorted_spooled_sorts_as_sorted(values, run):
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(-3, 3), st.text(max_size=3))), st.sampled_from([1, 2, 3, 1000]),
+       st.sampled_from([2, 3, 32]))
+def test_sorted_spooled_sorts_as_sorted(values, run, merged):
     entries = [(*value, index) for index, value in enumerate(values)]  # (the index tells equal values apart)
-    assert list(sorted_spooled(reversed(entries), run)) == sorted(entries)
+    original = spool.MERGED_RUNS
+    spool.MERGED_RUNS = merged
+    try:
+        assert list(sorted_spooled(reversed(entries), run)) == sorted(entries)
+    finally:
+        spool.MERGED_RUNS = original
+
+
+def test_sorted_spooled_keeps_few_files_open(monkeypatch):
+    opened, made = [], spool._spooled
+
+    def spooled(entries):
+        opened.append(made(entries))
+        return opened[-1]
+
+    monkeypatch.setattr(spool, "_spooled", spooled)
+    entries = [(number * 7919 % 1000, number) for number in range(1000)]
+    merged = sorted_spooled(entries, 1)
+    assert next(merged) == min(entries)
+    assert sum(not kept._file.closed for kept in opened) <= 2 * spool.MERGED_RUNS  # not a file for each of 1,000 runs
+    assert list(merged) == sorted(entries)[1:]
+    assert all(kept._file.closed for kept in opened)
 
 
 def test_a_spool_keeps_no_more_than_its_bound_in_memory():

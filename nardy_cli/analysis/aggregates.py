@@ -316,23 +316,27 @@ class Groups:
     def items(self) -> Iterator[tuple[Any, GroupTotals]]:
         """Each key and its group, in the order the keys first came."""
         if self._spool is None:
-            yield from self._held.items()
-            return
-        in_order = sorted_spooled(((seen, key, totals.record()) for seen, key, totals in self._merged()), GROUPS_KEPT)
-        for _, key, record in in_order:
-            yield key, GroupTotals.of_record(record)
+            return iter(self._held.items())
+        return self._sorted(busiest=False)
 
     def values(self) -> Iterator[GroupTotals]:
-        return (totals for _, totals in self.items())
+        for _, totals in self.items():
+            yield totals
 
     def busiest(self) -> Iterator[tuple[Any, GroupTotals]]:
         """Each key and its group, the most games first (ties in the order the keys first came)."""
         if self._spool is None:
-            yield from sorted(self._held.items(), key=lambda item: -item[1].games)  # stable
-            return
-        entries = ((-totals.games, seen, key, totals.record()) for seen, key, totals in self._merged())
-        for _, _, key, record in sorted_spooled(entries, GROUPS_KEPT):
-            yield key, GroupTotals.of_record(record)
+            return iter(sorted(self._held.items(), key=lambda item: -item[1].games))  # stable
+        return self._sorted(busiest=True)
+
+    def _sorted(self, busiest: bool) -> Iterator[tuple[Any, GroupTotals]]:
+        for entry in sorted_spooled(self._entries(busiest), GROUPS_KEPT):
+            yield entry[-2], GroupTotals.of_record(entry[-1])
+
+    def _entries(self, busiest: bool) -> Iterator[tuple[Any, ...]]:
+        # a generator of its own: compiled, a generator expression is made a list first
+        for seen, key, totals in self._merged():
+            yield (-totals.games, seen, key, totals.record()) if busiest else (seen, key, totals.record())
 
 
 class Aggregates:

@@ -18,6 +18,8 @@ from nardy_cli.files.output import OutputError
 
 MEMORY_BYTES = 1 << 20
 """What a spool keeps in memory before it moves to a temporary file."""
+MERGED_RUNS = 32
+"""Sorted runs :func:`sorted_spooled` merges into one at a time."""
 CHUNK_CHARS = 1 << 16
 """About how long the pieces of text :func:`json_chunks` gives are (each is written at once)."""
 Value = TypeVar("Value")
@@ -92,20 +94,44 @@ def spools() -> Iterator[Callable[[], Spool[Any]]]:
 
 def sorted_spooled(entries: Iterable[Value], run: int) -> Iterator[Value]:
     """``sorted(entries)``, in memory for ``run`` entries at a time however many there are: each run
-    of that many is sorted and spooled, and the runs are merged. Entries are what a :class:`Spool`
-    keeps, and no two of them compare equal (put what tells them apart in them), so that the
-    order is the same as ``sorted`` gives."""
+    of that many is sorted and spooled, and the runs are merged (:data:`MERGED_RUNS` at a time,
+    so that few files are open). Entries are what a :class:`Spool` keeps, and no two of them
+    compare equal (put what tells them apart in them), so that the order is the one ``sorted`` gives."""
     entries = iter(entries)
-    with ExitStack() as made:
-        runs: list[Spool[Any]] = []
-        while part := sorted(islice(entries, run)):  # type: ignore[type-var]  # entries compare as tuples do
-            if len(part) < run and not runs:  # all of them at once: no spool
-                yield from part
-                return
-            kept: Spool[Any] = made.enter_context(Spool(memory=0))  # on disk at once: runs in memory would grow
-            kept.extend(part)
-            runs.append(kept)
-        yield from heapq.merge(*runs)
+    part = sorted(islice(entries, run))  # type: ignore[type-var]  # entries compare as tuples do
+    if len(part) < run:  # all of them at once: no spool
+        yield from part
+        return
+    levels: list[list[Spool[Any]]] = []  # the runs not yet merged, by how many merges made them
+    try:
+        while part:
+            _add_run(levels, _spooled(part))
+            part = sorted(islice(entries, run))  # type: ignore[type-var]
+        yield from heapq.merge(*(kept for level in levels for kept in level))
+    finally:
+        for level in levels:
+            for kept in level:
+                kept.close()
+
+
+def _add_run(levels: list[list[Spool[Any]]], kept: Spool[Any], depth: int = 0) -> None:
+    """Add a run made by ``depth`` merges; a level full merges into the next."""
+    if depth == len(levels):
+        levels.append([])
+    level = levels[depth]
+    level.append(kept)
+    if len(level) == MERGED_RUNS:
+        merged = _spooled(heapq.merge(*level))
+        for done in level:
+            done.close()
+        level.clear()
+        _add_run(levels, merged, depth + 1)
+
+
+def _spooled(entries: Iterable[Any]) -> Spool[Any]:
+    kept: Spool[Any] = Spool(memory=0)  # on disk at once: runs held in memory would grow
+    kept.extend(entries)
+    return kept
 
 
 class JsonList(Spool[Any]):
