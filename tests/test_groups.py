@@ -77,7 +77,7 @@ def test_memory_does_not_grow_with_the_number_of_groups(monkeypatch):
     for keys in (1_000, 5_000):
         tracemalloc.start()
         try:
-            groups = Groups()
+            groups = Groups(aggregates.GROUPS_KEPT)
             for number in range(keys):
                 groups.totals(f"file-{number}.txt").add(True, "oin", True, True, 40 + number % 30, 7)
             assert sum(totals.games for _, totals in groups.busiest()) == keys

@@ -36,7 +36,8 @@ SCORED = ("oin", "mars", "home-mars", "koks")
 OUTCOMES = SCORED + ("resign", "drop", "draw", "unfinished")
 FINDINGS_KEPT = 500  # findings a report lists; the rest are only counted
 MATCHES_KEPT = 500  # matches a report lists; matches.csv has them all
-GROUPS_KEPT = 1_000  # groups of one grouping held in memory (see Groups); also the runs that sort them
+GROUPS_KEPT = 1_000  # groups by file or by match held in memory (see Groups); also the runs that sort them
+SPOOLED_GROUPINGS = ("file", "match")  # a group for every few games, one after another: spooled past GROUPS_KEPT
 
 # Unordered roll classes (11, 21, 22, ..., 66).
 ROLL_CLASSES = tuple(f"{high}{low}" for high, low in ROLLS)
@@ -266,12 +267,13 @@ class GroupTotals:
 
 class Groups:
     """The :class:`GroupTotals` of one grouping by key, in the order the keys first came. Memory
-    holds :data:`GROUPS_KEPT` of them at most: when more come, those held are spooled and let go
-    (a corpus of one match a file has a group a file and one a match, a kilobyte each), and the
-    parts of a group are summed again when the groups are read."""
+    holds ``kept`` of them at most (None: all): when more come, those held are spooled and let go,
+    and the parts of a group are summed again when the groups are read. That suits groups whose
+    games come one after another, as a file's or a match's do in corpus order (a corpus of a match
+    a file has a group a file and one a match, a kilobyte each): few of them come again once let go."""
 
     def __init__(self, kept: int | None = None) -> None:
-        self._limit = GROUPS_KEPT if kept is None else kept
+        self._limit = kept
         self._held: dict[Any, GroupTotals] = {}
         self._spool: Spool[tuple[Any, int, tuple[Any, ...]]] | None = None  # (key, first seen, record)
         self._spooled = 0  # keys of the held groups are numbered from here, in the order they came
@@ -280,7 +282,7 @@ class Groups:
         """The group of ``key`` (keys are strings), made when it is new."""
         totals = self._held.get(key)
         if totals is None:
-            if len(self._held) >= self._limit:
+            if self._limit is not None and len(self._held) >= self._limit:
                 self._spill()
             totals = self._held[key] = GroupTotals()
         return totals
@@ -341,8 +343,8 @@ class Groups:
 
 class Aggregates:
     """Every figure of the statistics, summed one game at a time: memory grows with the number of
-    players, never with the number of games, turns, files or matches (past :data:`GROUPS_KEPT`
-    groups of a grouping, the rest wait in a spool: see :class:`Groups`).
+    players and events, never with the number of games, turns, files or matches (past
+    :data:`GROUPS_KEPT` groups by file or by match, the rest wait in a spool: see :class:`Groups`).
 
     Groups keep the order in which they first appear. Per player, wins are the player's, outcomes
     count the player's wins of each kind, first-mover figures are the games the player began and
@@ -354,7 +356,8 @@ class Aggregates:
     def __init__(self, groupings: Iterable[str] = GROUPINGS) -> None:
         # only the groupings asked for (of GROUPINGS): one group a file or a match is a thousand bytes
         # a match for a corpus of a match a file, which a command that shows none need not keep
-        self.groups: dict[str, Groups] = {by: Groups() for by in GROUPINGS if by in groupings}
+        self.groups = {by: Groups(GROUPS_KEPT if by in SPOOLED_GROUPINGS else None)
+                       for by in GROUPINGS if by in groupings}
         self.rolls: dict[str, list[int]] = {}  # by player
         self.luck: dict[str, LuckSums] = {}  # by player
         self.standings = Standings()

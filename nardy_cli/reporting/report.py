@@ -15,7 +15,7 @@ from pathlib import Path
 
 from matplotlib.figure import Figure
 
-from nardy_cli.analysis.aggregates import FINDING_COLUMNS, GROUPINGS, MATCH_COLUMNS, Aggregates
+from nardy_cli.analysis.aggregates import FINDING_COLUMNS, GROUPINGS, MATCH_COLUMNS, SPOOLED_GROUPINGS, Aggregates
 from nardy_cli.files.output import atomic_output
 from nardy_cli.reporting.board_picture import finding_boards
 from nardy_cli.reporting.charts import dice_chart, first_mover_chart, lengths_chart, outcomes_chart
@@ -42,7 +42,6 @@ from nardy_cli.reporting.stats import (
 )
 from nardy_cli.reporting.tables import REPORT_PAGE, report_folder
 
-PARTED = ("file", "match")  # groupings with a group a file or a match: their tables are made a part at a time
 INPUT_PART_ROWS = 1_000  # files of the inputs' table made at a time
 SHOWN_FINDING_COLUMNS = ("path", "line", "game", "move_number", "side", "action", "code", "message", "option")
 
@@ -201,11 +200,11 @@ def write_report(out_dir: str | Path, aggregates: Aggregates, lang: str = "en", 
     ``out_dir`` and return the path of the page; every file is written atomically. The summaries
     by file and by match, which may have a row for every few games, are written a part at a time."""
     folder = report_folder(out_dir, force=force)
-    tables = report_tables(aggregates, [by for by in GROUPINGS if by not in PARTED])
+    tables = report_tables(aggregates, [by for by in GROUPINGS if by not in SPOOLED_GROUPINGS])
     for name, table in tables.items():
         with atomic_output(str(folder / f"{name}.csv"), force=True, newline="") as handle:
             table.to_csv(handle)
-    for by in PARTED:
+    for by in SPOOLED_GROUPINGS:
         with atomic_output(str(folder / f"summary_by_{by}.csv"), force=True, newline="") as handle:
             for number, part in enumerate(summary_parts(aggregates, by)):
                 handle.write(csv_table(part, header=number == 0) + "\n")
