@@ -94,12 +94,12 @@ def report_files(folder: Path) -> dict[str, bytes]:
 
 
 @pytest.mark.slow
-def test_the_report_and_tables_are_the_same_when_the_groups_are_spooled(tmp_path, monkeypatch):
+def test_the_report_and_printed_tables_are_the_same_when_the_groups_are_spooled(tmp_path, monkeypatch):
     corpus = str(SAMPLES)
     runner = CliRunner()
     held = runner.invoke(cli, ["stats", "-q", "-j", "1", corpus, "--out", str(tmp_path / "held")])
-    printed = {by: runner.invoke(cli, ["stats", "-q", "-j", "1", corpus, "--by", by, "--format", "csv"]).output
-               for by in ("file", "match", "player")}
+    printed = {(by, fmt): runner.invoke(cli, ["stats", "-q", "-j", "1", corpus, "--by", by, "--format", fmt]).output
+               for by in ("file", "match", "player") for fmt in ("table", "csv", "json", "md")}
     monkeypatch.setattr(aggregates, "GROUPS_KEPT", 2)
     monkeypatch.setattr(stats, "SUMMARY_PART_ROWS", 2)
     monkeypatch.setattr(report, "INPUT_PART_ROWS", 2)
@@ -110,5 +110,5 @@ def test_the_report_and_tables_are_the_same_when_the_groups_are_spooled(tmp_path
     files = report_files(tmp_path / "held")
     assert files["summary_by_file.csv"].count(b"\n") > 5 and b"<table" in files["report.html"]
     assert report_files(tmp_path / "spooled") == files
-    for by, text in printed.items():
-        assert runner.invoke(cli, ["stats", "-q", "-j", "1", corpus, "--by", by, "--format", "csv"]).output == text
+    for (by, fmt), text in printed.items():
+        assert runner.invoke(cli, ["stats", "-q", "-j", "1", corpus, "--by", by, "--format", fmt]).output == text

@@ -76,13 +76,15 @@ def stats_command(corpus: Corpus, by: str, output_format: str, out_dir: str | No
         quality_rows,
         shortened_rows,
         standings_rows,
-        summary_rows,
+        summary_parts,
     )
 
     if standings:
         click.echo(format_standings(standings_rows(aggregates), output_format, lang))
     else:
         fairness = shortened_rows(fairness_rows(dice_rows(aggregates, total=True)), min_rolls, top)
-        click.echo(format_statistics(summary_rows(aggregates, by), fairness, output_format, lang,
-                                     luck_rows(aggregates), quality_rows(aggregates)))
+        for piece in format_statistics(summary_parts(aggregates, by), fairness, output_format, lang,
+                                       luck_rows(aggregates), quality_rows(aggregates)):
+            click.echo(piece, nl=False)
+        click.echo()
     task.exit()

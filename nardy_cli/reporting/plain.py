@@ -139,12 +139,12 @@ def csv_table(table: Table, header: bool = True) -> str:
     return csv_text([names, *rows] if header else rows).rstrip("\n")
 
 
-def markdown_table(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
-    """A GitHub-flavoured Markdown table (missing values empty)."""
+def markdown_table(columns: Sequence[str], rows: Sequence[Sequence[Any]], header: bool = True) -> str:
+    """A GitHub-flavoured Markdown table (missing values empty); without ``header``, its rows only."""
     def cell(value: Any) -> str:
         return ("" if is_missing(value) else str(value)).replace("|", "\\|").replace("\n", " ")
 
-    lines = ["| " + " | ".join(cell(c) for c in columns) + " |", "|" + "---|" * len(columns)]
+    lines = ["| " + " | ".join(cell(c) for c in columns) + " |", "|" + "---|" * len(columns)] if header else []
     lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in rows]
     return "\n".join(lines)
 

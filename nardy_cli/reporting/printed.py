@@ -9,9 +9,12 @@ import csv
 import io
 import json
 import shutil
+from collections.abc import Iterable, Iterator
+from itertools import chain
 from typing import Any
 
 from nardy_cli.analysis.ratings import RATING_COLUMNS
+from nardy_cli.files.spool import JsonList, json_chunks
 from nardy_cli.reporting.labels import tr
 from nardy_cli.reporting.plain import Table, csv_table, markdown_table, text_table
 
@@ -22,26 +25,38 @@ def _cells(rows: list[dict[str, Any]]) -> tuple[list[str], list[list[Any]]]:
     return columns, [[row.get(column) for column in columns] for row in rows]
 
 
-def format_statistics(summary: Table, fairness: Table, output_format: str, lang: str,
-                      luck: Table | None = None, quality: Table | None = None) -> str:
+def format_statistics(summary: Iterable[Table], fairness: Table, output_format: str, lang: str,
+                      luck: Table | None = None, quality: Table | None = None) -> Iterator[str]:
     """The summary, dice-fairness and luck tables, and the error rates and luck of analysed games
     (``quality``, when there are any), as text, Markdown, CSV (the summary) or JSON (see
-    :mod:`nardy_cli.reporting.stats` for the tables)."""
+    :mod:`nardy_cli.reporting.stats` for the tables), in pieces to print one after another. The
+    summary comes in parts (see :func:`~nardy_cli.reporting.stats.summary_parts`: a row a file
+    or a match may make many), each printed as it comes but in the text table, which is aligned
+    over all its rows."""
     from nardy_cli.reporting.stats import fairness_cells, luck_cells, quality_cells, summary_cells
 
     if quality is not None and not len(quality):
         quality = None
+    parts = iter(summary)
+    first = next(parts)
     if output_format == "csv":
-        return csv_table(summary)
+        yield csv_table(first)
+        for part in parts:
+            yield "\n" + csv_table(part, header=False)
+        return
     if output_format == "json":
-        data: dict[str, Any] = {"by": summary.index_name, "summary": summary.records(), "dice": fairness.records()}
-        if luck is not None:
-            data["luck"] = luck.records()
-        if quality is not None:
-            data["analysis"] = quality.records()
-        return json.dumps(data, ensure_ascii=False, indent=2)
-    tables = [summary_cells(summary, lang), fairness_cells(fairness, lang)]
-    headings = [tr(f"title_{'players' if summary.index_name == 'player' else 'summary'}", lang), tr("title_dice", lang)]
+        with JsonList() as records:
+            for part in chain([first], parts):
+                records.extend(part.records())
+            data: dict[str, Any] = {"by": first.index_name, "summary": records, "dice": fairness.records()}
+            if luck is not None:
+                data["luck"] = luck.records()
+            if quality is not None:
+                data["analysis"] = quality.records()
+            yield from json_chunks(data)
+        return
+    summary_heading = tr(f"title_{'players' if first.index_name == 'player' else 'summary'}", lang)
+    tables, headings = [fairness_cells(fairness, lang)], [tr("title_dice", lang)]
     if luck is not None:
         tables.append(luck_cells(luck, lang))
         headings.append(tr("title_luck", lang))
@@ -49,10 +64,15 @@ def format_statistics(summary: Table, fairness: Table, output_format: str, lang:
         tables.append(quality_cells(quality, lang))
         headings.append(tr("title_quality", lang))
     if output_format == "md":
-        return "\n\n".join(f"## {heading}\n\n{markdown_table(*_cells(table))}"
-                             for heading, table in zip(headings, tables))
+        yield f"## {summary_heading}\n\n{markdown_table(*_cells(summary_cells(first, lang)))}"
+        for part in parts:
+            yield "\n" + markdown_table(*_cells(summary_cells(part, lang)), header=False)
+        for heading, table in zip(headings, tables):
+            yield f"\n\n## {heading}\n\n{markdown_table(*_cells(table))}"
+        return
     width = shutil.get_terminal_size((100, 24)).columns  # wider tables wrap into blocks of columns
-    return "\n\n".join(text_table(*_cells(table), line_width=width) for table in tables)
+    cells = [row for part in chain([first], parts) for row in summary_cells(part, lang)]
+    yield "\n\n".join(text_table(*_cells(table), line_width=width) for table in [cells, *tables])
 
 
 def format_standings(standings: Table, output_format: str, lang: str) -> str:
