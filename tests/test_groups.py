@@ -16,7 +16,7 @@ from nardy_cli.analysis import aggregates
 from nardy_cli.analysis.aggregates import Groups, GroupTotals
 from nardy_cli.cli.main import cli
 from nardy_cli.files import spool
-from nardy_cli.reporting import report, stats
+from nardy_cli.reporting import plain, report, stats
 
 games = st.tuples(st.sampled_from("abcdefg"), st.booleans(), st.sampled_from(["oin", "mars", None]), st.booleans(),
                   st.integers(1, 90), st.integers(0, 40), st.booleans())
@@ -103,6 +103,7 @@ def test_the_report_and_printed_tables_are_the_same_when_the_groups_are_spooled(
     monkeypatch.setattr(aggregates, "GROUPS_KEPT", 2)
     monkeypatch.setattr(stats, "SUMMARY_PART_ROWS", 2)
     monkeypatch.setattr(report, "INPUT_PART_ROWS", 2)
+    monkeypatch.setattr(plain, "TEXT_LINES", 2)
     monkeypatch.setattr(spool, "MEMORY_BYTES", 1)
     spooled = runner.invoke(cli, ["stats", "-q", "-j", "1", corpus, "--out", str(tmp_path / "spooled")])
     said = spooled.output.replace(str(tmp_path / "spooled"), str(tmp_path / "held"))

@@ -11,14 +11,17 @@ from __future__ import annotations
 import csv
 import io
 import math
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import islice
 from typing import TYPE_CHECKING, Any, TypeVar
+
+from nardy_cli.files.spool import Spool
 
 if TYPE_CHECKING:
     import pandas as pd
 
 Item = TypeVar("Item")
+TEXT_LINES = 1_000  # lines of a text table given at a time
 
 
 class Table:
@@ -195,12 +198,6 @@ def _filled(values: list[Any]) -> list[Any]:
     return ["" if is_missing(value) else float(value) if floats else value for value in values]
 
 
-def _adjoin(*columns: list[str]) -> str:
-    """pandas' ``adjoin(1, ...)``: columns of equal length side by side, one space apart."""
-    widths = [max(map(len, column)) + 1 for column in columns[:-1]] + [max(map(len, columns[-1]))]
-    return "\n".join("".join(cell.ljust(width) for cell, width in zip(line, widths)) for line in zip(*columns))
-
-
 def _blocks(widths: list[int], line_width: int) -> list[int]:
     """Where pandas ends each block of columns that fits in ``line_width`` (its ``_binify``)."""
     ends, current = [], 0
@@ -213,32 +210,79 @@ def _blocks(widths: list[int], line_width: int) -> list[int]:
     return ends + [len(widths)]
 
 
+def _empty(columns: Sequence[str]) -> str:
+    return f"Empty DataFrame\nColumns: [{', '.join(map(str, columns))}]\nIndex: []"
+
+
+def _headers(columns: Sequence[str], numeric: list[bool]) -> list[str]:
+    """The columns' headers as pandas prints them: a column taken for numbers gets a leading space."""
+    labels = [" " + _escaped(column) for column in columns]
+    indent = min(len(label) - len(label.lstrip()) for label in labels)
+    return [(" " if number else "") + label[indent:] for label, number in zip(labels, numeric)]
+
+
+def _laid_out(headers: list[str], widths: list[int], rows: Callable[[], Iterable[Sequence[str]]],
+              line_width: int | None) -> Iterator[str]:
+    """The text of a table, in pieces: its columns right-justified to ``widths`` (each at least its
+    header's and its widest cell's), one space apart, and with ``line_width`` wrapped into blocks of
+    columns as pandas wraps them; ``rows()`` gives the rows' cells again for each block."""
+    ends = [len(widths)] if line_width is None else _blocks(widths, line_width)
+    start = 0
+    for number, end in enumerate(ends):
+        marked = len(ends) > 1  # a block's last column, after a space: " \\" on its header line if more follow
+        marks = (" \\", "  ") if number < len(ends) - 1 else (" ", " ")
+
+        def line(cells: Sequence[str], mark: str, start: int = start, end: int = end, marked: bool = marked) -> str:
+            parts = [cell.rjust(width) for cell, width in zip(cells[start:end], widths[start:end])]
+            return " ".join(parts) + (" " + mark if marked else "")
+
+        yield ("\n\n" if number else "") + line(headers, marks[0])
+        pieces: list[str] = []
+        for cells in rows():
+            pieces.append(line(cells, marks[1]))
+            if len(pieces) == TEXT_LINES:
+                yield "\n" + "\n".join(pieces)
+                pieces = []
+        if pieces:
+            yield "\n" + "\n".join(pieces)
+        start = end
+
+
 def text_table(columns: Sequence[str], rows: Sequence[Sequence[Any]], line_width: int | None = None, *,
                objects: bool = False) -> str:
     """``pd.DataFrame(rows, columns=columns).to_string(index=False, line_width=line_width)``: every
     column and header right-justified, one space apart, and with ``line_width`` the columns wrapped
     into blocks that fit, each but the last marked `` \\``. With ``objects``, of the DataFrame
     ``.astype(object).fillna("")``: missing values empty, no column taken for numbers."""
+    if not objects:
+        return "".join(text_table_pieces(columns, [rows], line_width))
     if not rows or not columns:
-        return f"Empty DataFrame\nColumns: [{', '.join(map(str, columns))}]\nIndex: []"
-    labels = [" " + _escaped(column) for column in columns]
-    indent = min(len(label) - len(label.lstrip()) for label in labels)
-    strcols = []
-    for number, label in enumerate(labels):
-        values = [row[number] for row in rows]
-        cells, numeric = (_object_cells(_filled(values)), False) if objects else _text_cells(values)
-        header = (" " if numeric else "") + label[indent:]
-        width = max(len(header), *map(len, cells))
-        strcols.append([header.rjust(width)] + [cell.rjust(width) for cell in cells])
-    if line_width is None:
-        return _adjoin(*strcols)
-    ends = _blocks([max(map(len, column)) for column in strcols], line_width)
-    blocks, start = [], 0
-    for number, end in enumerate(ends):
-        block = strcols[start:end]
-        if len(ends) > 1:
-            lines = len(block[-1])
-            block.append([" \\"] + ["  "] * (lines - 1) if number < len(ends) - 1 else [" "] * lines)
-        blocks.append(_adjoin(*block))
-        start = end
-    return "\n\n".join(blocks)
+        return _empty(columns)
+    cells = [_object_cells(_filled([row[number] for row in rows])) for number in range(len(columns))]
+    headers = _headers(columns, [False] * len(columns))
+    widths = [max(len(header), *map(len, column)) for header, column in zip(headers, cells)]
+    return "".join(_laid_out(headers, widths, lambda: zip(*cells), line_width))
+
+
+def text_table_pieces(columns: Sequence[str], parts: Iterable[Sequence[Sequence[Any]]],
+                      line_width: int | None = None) -> Iterator[str]:
+    """:func:`text_table` of the rows of ``parts``, in pieces, read once: the cells are spooled
+    (see :class:`~nardy_cli.files.spool.Spool`) while the columns' widths are found, so that memory
+    holds a part, not the table."""
+    widths, integers, booleans = [0] * len(columns), [True] * len(columns), [True] * len(columns)
+    spool: Spool[list[str]] = Spool()
+    with spool as kept:
+        for rows in parts:
+            for row in rows:
+                cells = _object_cells(list(row))  # a cell's text does not depend on its column's type
+                for number, (value, cell) in enumerate(zip(row, cells)):
+                    widths[number] = max(widths[number], len(cell))
+                    integers[number] = integers[number] and _is_int(value)
+                    booleans[number] = booleans[number] and isinstance(value, bool)
+                kept.append(cells)
+        if not len(kept) or not columns:
+            yield _empty(columns)
+            return
+        headers = _headers(columns, [whole or truth for whole, truth in zip(integers, booleans)])
+        widths = [max(len(header), width) for header, width in zip(headers, widths)]
+        yield from _laid_out(headers, widths, lambda: kept, line_width)

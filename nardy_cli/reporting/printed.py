@@ -16,7 +16,7 @@ from typing import Any
 from nardy_cli.analysis.ratings import RATING_COLUMNS
 from nardy_cli.files.spool import JsonList, json_chunks
 from nardy_cli.reporting.labels import tr
-from nardy_cli.reporting.plain import Table, csv_table, markdown_table, text_table
+from nardy_cli.reporting.plain import Table, csv_table, markdown_table, text_table, text_table_pieces
 
 
 def _cells(rows: list[dict[str, Any]]) -> tuple[list[str], list[list[Any]]]:
@@ -71,8 +71,11 @@ def format_statistics(summary: Iterable[Table], fairness: Table, output_format: 
             yield f"\n\n## {heading}\n\n{markdown_table(*_cells(table))}"
         return
     width = shutil.get_terminal_size((100, 24)).columns  # wider tables wrap into blocks of columns
-    cells = [row for part in chain([first], parts) for row in summary_cells(part, lang)]
-    yield "\n\n".join(text_table(*_cells(table), line_width=width) for table in [cells, *tables])
+    cells = (_cells(summary_cells(part, lang)) for part in chain([first], parts))
+    columns, rows = next(cells)
+    yield from text_table_pieces(columns, chain([rows], (rows for _, rows in cells)), line_width=width)
+    for table in tables:
+        yield "\n\n" + text_table(*_cells(table), line_width=width)
 
 
 def format_standings(standings: Table, output_format: str, lang: str) -> str:
