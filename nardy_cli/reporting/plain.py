@@ -142,6 +142,13 @@ def csv_table(table: Table, header: bool = True) -> str:
     return csv_text([names, *rows] if header else rows).rstrip("\n")
 
 
+def csv_table_pieces(parts: Iterable[Table]) -> Iterator[str]:
+    """:func:`csv_table` of the rows of ``parts`` as one table, in pieces, a part at a time (the
+    parts have the same columns; only the first may have no row, as :func:`in_parts` gives them)."""
+    for number, part in enumerate(parts):
+        yield ("\n" if number else "") + csv_table(part, header=number == 0)
+
+
 def markdown_table(columns: Sequence[str], rows: Sequence[Sequence[Any]], header: bool = True) -> str:
     """A GitHub-flavoured Markdown table (missing values empty); without ``header``, its rows only."""
     def cell(value: Any) -> str:

@@ -16,7 +16,14 @@ from typing import Any
 from nardy_cli.analysis.ratings import RATING_COLUMNS
 from nardy_cli.files.spool import JsonList, json_chunks
 from nardy_cli.reporting.labels import tr
-from nardy_cli.reporting.plain import Table, csv_table, markdown_table, text_table, text_table_pieces
+from nardy_cli.reporting.plain import (
+    Table,
+    csv_table,
+    csv_table_pieces,
+    markdown_table,
+    text_table,
+    text_table_pieces,
+)
 
 
 def _cells(rows: list[dict[str, Any]]) -> tuple[list[str], list[list[Any]]]:
@@ -40,9 +47,7 @@ def format_statistics(summary: Iterable[Table], fairness: Table, output_format: 
     parts = iter(summary)
     first = next(parts)
     if output_format == "csv":
-        yield csv_table(first)
-        for part in parts:
-            yield "\n" + csv_table(part, header=False)
+        yield from csv_table_pieces(chain([first], parts))
         return
     if output_format == "json":
         with JsonList() as records:

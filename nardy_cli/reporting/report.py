@@ -22,7 +22,7 @@ from nardy_cli.reporting.charts import dice_chart, first_mover_chart, lengths_ch
 from nardy_cli.reporting.figures import FORMATS, save_figure
 from nardy_cli.reporting.frames import pd
 from nardy_cli.reporting.labels import plural, tr
-from nardy_cli.reporting.plain import csv_table, in_parts
+from nardy_cli.reporting.plain import csv_table_pieces, in_parts
 from nardy_cli.reporting.stats import (
     CASCADE_COLUMNS,
     dice_counts,
@@ -206,8 +206,9 @@ def write_report(out_dir: str | Path, aggregates: Aggregates, lang: str = "en", 
             table.to_csv(handle)
     for by in SPOOLED_GROUPINGS:
         with atomic_output(str(folder / f"summary_by_{by}.csv"), force=True, newline="") as handle:
-            for number, part in enumerate(summary_parts(aggregates, by)):
-                handle.write(csv_table(part, header=number == 0) + "\n")
+            for piece in csv_table_pieces(summary_parts(aggregates, by)):
+                handle.write(piece)
+            handle.write("\n")
     titles = {}
     for name, draw in REPORT_CHARTS.items():  # drawn, saved and let go one at a time
         figure = draw(aggregates, lang)
