@@ -47,6 +47,8 @@ def test_spooled_groups_sum_and_order_as_held_ones(played, kept, run):
         assert sums(spooled.busiest()) == sums(held.busiest())
         assert len(spooled) == len(held) == len({key for key, *_ in played})
         assert [totals.record() for totals in spooled.values()] == [totals.record() for totals in held.values()]
+        assert sorted(repr(totals.record()) for totals in spooled.unordered()) == sorted(
+            repr(totals.record()) for totals in held.values())
     finally:
         aggregates.GROUPS_KEPT = original
 

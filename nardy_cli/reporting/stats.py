@@ -71,7 +71,7 @@ def summary_parts(aggregates: Aggregates, by: str = "player", rows: int | None =
     time: a corpus of one match a file has as many rows by file or by match as matches."""
     _check_grouping(by)
     group = aggregates.groups[by]
-    cascades = any(totals.cascade_games for totals in group.values())  # crazy nardy, per game of it (not per player)
+    cascades = any(totals.cascade_games for totals in group.unordered())  # crazy nardy, per game of it (not per player)
     for part in in_parts(group.busiest(), rows):
         yield _summary_table(by, part, cascades)
 
