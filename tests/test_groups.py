@@ -103,7 +103,7 @@ def test_the_report_and_printed_tables_are_the_same_when_the_groups_are_spooled(
     printed = {(by, fmt): runner.invoke(cli, ["stats", "-q", "-j", "1", corpus, "--by", by, "--format", fmt]).output
                for by in ("file", "match", "player") for fmt in ("table", "csv", "json", "md")}
     monkeypatch.setattr(aggregates, "GROUPS_KEPT", 2)
-    monkeypatch.setattr(stats, "SUMMARY_PART_ROWS", 2)
+    monkeypatch.setattr(stats, "PART_ROWS", 2)
     monkeypatch.setattr(report, "INPUT_PART_ROWS", 2)
     monkeypatch.setattr(plain, "TEXT_LINES", 2)
     monkeypatch.setattr(spool, "MEMORY_BYTES", 1)

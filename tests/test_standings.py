@@ -44,7 +44,7 @@ def test_ties_broken_by_buchholz_then_points_and_shared_ranks():
     standings.add_game(game("Chen", "Dina", WHITE, 2))
     standings.add_game(game("Chen", "Dina", BLACK, 1))
     standings.add_game(game("Chen", "Ann", None, 0))  # no winner: counted nowhere
-    rows = standings.rows()
+    rows = list(standings.rows())
     assert [(row["rank"], row["player"]) for row in rows] == [(1, "Ann"), (2, "Boris"), (3, "Chen"), (4, "Dina")]
     chen = rows[2]
     assert (chen["games_won"], chen["games_lost"], chen["points_won"], chen["points_lost"]) == (1, 1, 2, 1)

@@ -10,6 +10,7 @@ Pure Python, summed game by game like :mod:`nardy_cli.analysis.aggregates`.
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from nardy_cli.core.sides import SIDES
@@ -85,8 +86,9 @@ class QualityTotals:
         for player, quality in game.items():
             self.players.setdefault(player, Quality()).add(quality)
 
-    def rows(self) -> list[dict[str, object]]:
-        """One row per player, in order of their first analysed game."""
-        return [{"player": player, "games": q.games, "decisions": q.decisions, "equity_lost": q.lost,
-                 "error_rate": q.error_rate, "blunders": q.blunders, "luck": q.luck if q.rolls else None,
-                 "luck_per_game": q.luck_per_game if q.rolls else None} for player, q in self.players.items()]
+    def rows(self) -> Iterator[dict[str, object]]:
+        """One row per player, in order of their first analysed game, each made as it is given."""
+        for player, q in self.players.items():
+            yield {"player": player, "games": q.games, "decisions": q.decisions, "equity_lost": q.lost,
+                   "error_rate": q.error_rate, "blunders": q.blunders, "luck": q.luck if q.rolls else None,
+                   "luck_per_game": q.luck_per_game if q.rolls else None}

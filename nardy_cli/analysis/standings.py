@@ -11,6 +11,7 @@ Swiss event; it is shown for every event, and means something only where pairing
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -72,29 +73,33 @@ class Standings:
             standing.match_wins += match.winner == name
             standing.opponents[opponent] += 1
 
-    def rows(self, event: str | None = None) -> list[dict[str, Any]]:
+    def rows(self, event: str | None = None) -> Iterator[dict[str, Any]]:
         """The standings (:data:`STANDINGS_COLUMNS`) of every event or one, each ranked by match wins,
-        then Buchholz, then points won minus lost; players level on all three share a rank."""
-        table = []
+        then Buchholz, then points won minus lost; players level on all three share a rank. Each
+        row is made as it is given: an event may have as many players as a server."""
         for name in self.events if event is None else [event]:
             players = self.events.get(name, {})
-            wins = {player: standing.match_wins for player, standing in players.items()}
-            rows = []
-            for player, standing in players.items():
-                if not (standing.matches or standing.unfinished or standing.games_won or standing.games_lost):
-                    continue
-                buchholz = sum(wins.get(opponent, 0) * count for opponent, count in standing.opponents.items())
-                rows.append({"event": name, "player": player, "matches": standing.matches,
-                             "match_wins": standing.match_wins, "match_losses": standing.matches - standing.match_wins,
-                             "unfinished": standing.unfinished, "games_won": standing.games_won,
-                             "games_lost": standing.games_lost, "points_won": standing.points_won,
-                             "points_lost": standing.points_lost, "buchholz": buchholz})
 
-            def order(row: dict[str, Any]) -> tuple[int, int, int]:
-                return row["match_wins"], row["buchholz"], row["points_won"] - row["points_lost"]
+            def order(entry: tuple[str, PlayerStanding, int]) -> tuple[int, int, int]:
+                standing, buchholz = entry[1], entry[2]
+                return standing.match_wins, buchholz, standing.points_won - standing.points_lost
 
-            rows.sort(key=order, reverse=True)
-            for place, row in enumerate(rows):
-                row["rank"] = rows[place - 1]["rank"] if place and order(rows[place - 1]) == order(row) else place + 1
-            table += [{column: row[column] for column in STANDINGS_COLUMNS} for row in rows]
-        return table
+            ranked = [(player, standing, self._buchholz(players, standing)) for player, standing in players.items()
+                      if standing.matches or standing.unfinished or standing.games_won or standing.games_lost]
+            ranked.sort(key=order, reverse=True)
+            rank = 0
+            for place, entry in enumerate(ranked):
+                if not place or order(ranked[place - 1]) != order(entry):
+                    rank = place + 1
+                player, standing, buchholz = entry
+                yield {"event": name, "rank": rank, "player": player, "matches": standing.matches,
+                       "match_wins": standing.match_wins, "match_losses": standing.matches - standing.match_wins,
+                       "unfinished": standing.unfinished, "games_won": standing.games_won,
+                       "games_lost": standing.games_lost, "points_won": standing.points_won,
+                       "points_lost": standing.points_lost, "buchholz": buchholz}
+
+    @staticmethod
+    def _buchholz(players: dict[str, PlayerStanding], standing: PlayerStanding) -> int:
+        """The match wins of every opponent met in a complete match (an opponent met twice, twice)."""
+        return sum(players[opponent].match_wins * count if opponent in players else 0
+                   for opponent, count in standing.opponents.items())

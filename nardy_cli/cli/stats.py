@@ -69,22 +69,15 @@ def stats_command(corpus: Corpus, by: str, output_format: str, out_dir: str | No
         from nardy_cli.reporting.report import write_report
 
         click.echo(f"report written to {write_report(out_dir, aggregates, lang, force=True)}", err=True)
-    from nardy_cli.reporting.stats import (
-        dice_rows,
-        fairness_rows,
-        luck_rows,
-        quality_rows,
-        shortened_rows,
-        standings_rows,
-        summary_parts,
-    )
+    from nardy_cli.reporting.stats import fairness_parts, luck_parts, quality_parts, standings_parts, summary_parts
 
     if standings:
-        click.echo(format_standings(standings_rows(aggregates), output_format, lang))
+        pieces = format_standings(standings_parts(aggregates), output_format, lang)
     else:
-        fairness = shortened_rows(fairness_rows(dice_rows(aggregates, total=True)), min_rolls, top)
-        for piece in format_statistics(summary_parts(aggregates, by), fairness, output_format, lang,
-                                       luck_rows(aggregates), quality_rows(aggregates)):
-            click.echo(piece, nl=False)
-        click.echo()
+        pieces = format_statistics(summary_parts(aggregates, by), fairness_parts(aggregates, min_rolls, top),
+                                   output_format, lang, luck_parts(aggregates),
+                                   quality_parts(aggregates) if aggregates.quality.players else None)
+    for piece in pieces:
+        click.echo(piece, nl=False)
+    click.echo()
     task.exit()

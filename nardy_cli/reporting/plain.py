@@ -49,6 +49,17 @@ class Table:
             table.add(name, [values[position] for position in positions], self.dtypes[name])
         return table
 
+    @classmethod
+    def joined(cls, parts: Iterable[Table]) -> Table:
+        """The rows of ``parts`` (at least one, all with the same columns) as one table."""
+        parts = iter(parts)
+        table = next(parts)
+        for part in parts:
+            table.index += part.index
+            for name, values in part.columns.items():
+                table.columns[name] += values
+        return table
+
     @property
     def index_label(self) -> str:
         """The index's column in :meth:`rows`: its name, or ``index`` as pandas' ``reset_index`` names it."""

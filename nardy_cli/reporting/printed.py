@@ -10,6 +10,7 @@ import io
 import json
 import shutil
 from collections.abc import Iterable, Iterator
+from contextlib import ExitStack
 from itertools import chain
 from typing import Any
 
@@ -18,7 +19,6 @@ from nardy_cli.files.spool import JsonList, json_chunks
 from nardy_cli.reporting.labels import tr
 from nardy_cli.reporting.plain import (
     Table,
-    csv_table,
     csv_table_pieces,
     markdown_table,
     text_table,
@@ -32,69 +32,74 @@ def _cells(rows: list[dict[str, Any]]) -> tuple[list[str], list[list[Any]]]:
     return columns, [[row.get(column) for column in columns] for row in rows]
 
 
-def format_statistics(summary: Iterable[Table], fairness: Table, output_format: str, lang: str,
-                      luck: Table | None = None, quality: Table | None = None) -> Iterator[str]:
+def format_statistics(summary: Iterable[Table], fairness: Iterable[Table], output_format: str, lang: str,
+                      luck: Iterable[Table] | None = None, quality: Iterable[Table] | None = None) -> Iterator[str]:
     """The summary, dice-fairness and luck tables, and the error rates and luck of analysed games
     (``quality``, when there are any), as text, Markdown, CSV (the summary) or JSON (see
-    :mod:`nardy_cli.reporting.stats` for the tables), in pieces to print one after another. The
-    summary comes in parts (see :func:`~nardy_cli.reporting.stats.summary_parts`: a row a file
-    or a match may make many), each printed as it comes but in the text table, which is aligned
-    over all its rows."""
+    :mod:`nardy_cli.reporting.stats` for the tables), in pieces to print one after another. Each
+    table comes in parts (see :func:`~nardy_cli.reporting.stats.summary_parts`: a row a player, a
+    file or a match may make many), each printed as it comes but in the text tables, which are
+    aligned over all their rows."""
     from nardy_cli.reporting.stats import fairness_cells, luck_cells, quality_cells, summary_cells
 
-    if quality is not None and not len(quality):
-        quality = None
     parts = iter(summary)
     first = next(parts)
+    summary = chain([first], parts)
     if output_format == "csv":
-        yield from csv_table_pieces(chain([first], parts))
+        yield from csv_table_pieces(summary)
         return
+    tables = {"summary": (summary, summary_cells, f"title_{'players' if first.index_name == 'player' else 'summary'}"),
+              "dice": (fairness, fairness_cells, "title_dice")}
+    if luck is not None:
+        tables["luck"] = (luck, luck_cells, "title_luck")
+    if quality is not None:
+        tables["analysis"] = (quality, quality_cells, "title_quality")
     if output_format == "json":
-        with JsonList() as records:
-            for part in chain([first], parts):
-                records.extend(part.records())
-            data: dict[str, Any] = {"by": first.index_name, "summary": records, "dice": fairness.records()}
-            if luck is not None:
-                data["luck"] = luck.records()
-            if quality is not None:
-                data["analysis"] = quality.records()
+        with ExitStack() as spools:
+            data: dict[str, Any] = {"by": first.index_name}
+            for key, (table, _, _) in tables.items():
+                data[key] = records = spools.enter_context(JsonList())
+                for part in table:
+                    records.extend(part.records())
             yield from json_chunks(data)
         return
-    summary_heading = tr(f"title_{'players' if first.index_name == 'player' else 'summary'}", lang)
-    tables, headings = [fairness_cells(fairness, lang)], [tr("title_dice", lang)]
-    if luck is not None:
-        tables.append(luck_cells(luck, lang))
-        headings.append(tr("title_luck", lang))
-    if quality is not None:
-        tables.append(quality_cells(quality, lang))
-        headings.append(tr("title_quality", lang))
-    if output_format == "md":
-        yield f"## {summary_heading}\n\n{markdown_table(*_cells(summary_cells(first, lang)))}"
-        for part in parts:
-            yield "\n" + markdown_table(*_cells(summary_cells(part, lang)), header=False)
-        for heading, table in zip(headings, tables):
-            yield f"\n\n## {heading}\n\n{markdown_table(*_cells(table))}"
-        return
     width = shutil.get_terminal_size((100, 24)).columns  # wider tables wrap into blocks of columns
-    cells = (_cells(summary_cells(part, lang)) for part in chain([first], parts))
-    columns, rows = next(cells)
-    yield from text_table_pieces(columns, chain([rows], (rows for _, rows in cells)), line_width=width)
-    for table in tables:
-        yield "\n\n" + text_table(*_cells(table), line_width=width)
+    for number, (table, cells, heading) in enumerate(tables.values()):
+        shown = (_cells(cells(part, lang)) for part in table)
+        columns, rows = next(shown)
+        if output_format == "md":
+            yield ("\n\n" if number else "") + f"## {tr(heading, lang)}\n\n{markdown_table(columns, rows)}"
+            for _, rows in shown:
+                yield "\n" + markdown_table(columns, rows, header=False)
+            continue
+        yield "\n\n" if number else ""
+        yield from text_table_pieces(columns, chain([rows], (rows for _, rows in shown)), line_width=width)
 
 
-def format_standings(standings: Table, output_format: str, lang: str) -> str:
-    """The standings table as text, Markdown, CSV or JSON."""
+def format_standings(standings: Iterable[Table], output_format: str, lang: str) -> Iterator[str]:
+    """The standings table, given in parts, as text, Markdown, CSV or JSON, in pieces to print one
+    after another."""
     from nardy_cli.reporting.stats import standings_cells
 
     if output_format == "csv":
-        return csv_table(standings)
+        yield from csv_table_pieces(standings)
+        return
     if output_format == "json":
-        return json.dumps(standings.records(), ensure_ascii=False, indent=2)
-    table = standings_cells(standings, lang)
+        with JsonList() as records:
+            for part in standings:
+                records.extend(part.records())
+            yield from json_chunks(records)
+        return
+    shown = (_cells(standings_cells(part, lang)) for part in standings)
+    columns, rows = next(shown)
     if output_format == "md":
-        return f"## {tr('title_standings', lang)}\n\n{markdown_table(*_cells(table))}"
-    return text_table(*_cells(table)) if table else tr("no_data", lang)
+        yield f"## {tr('title_standings', lang)}\n\n{markdown_table(columns, rows)}"
+        for _, rows in shown:
+            yield "\n" + markdown_table(columns, rows, header=False)
+    elif rows:
+        yield from text_table_pieces(columns, chain([rows], (rows for _, rows in shown)))
+    else:
+        yield tr("no_data", lang)
 
 
 def format_ratings(rows: list[dict[str, Any]], output_format: str, lang: str) -> str:

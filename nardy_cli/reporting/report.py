@@ -11,32 +11,35 @@ import gc
 import html
 import re
 from collections.abc import Callable, Iterable, Iterator
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 from matplotlib.figure import Figure
 
-from nardy_cli.analysis.aggregates import FINDING_COLUMNS, GROUPINGS, MATCH_COLUMNS, SPOOLED_GROUPINGS, Aggregates
+from nardy_cli.analysis.aggregates import FINDING_COLUMNS, GROUPINGS, MATCH_COLUMNS, Aggregates
 from nardy_cli.files.output import atomic_output
 from nardy_cli.reporting.board_picture import finding_boards
 from nardy_cli.reporting.charts import dice_chart, first_mover_chart, lengths_chart, outcomes_chart
 from nardy_cli.reporting.figures import FORMATS, save_figure
 from nardy_cli.reporting.frames import pd
 from nardy_cli.reporting.labels import plural, tr
-from nardy_cli.reporting.plain import csv_table_pieces, in_parts
+from nardy_cli.reporting.plain import Table, csv_table_pieces, in_parts
 from nardy_cli.reporting.stats import (
     CASCADE_COLUMNS,
-    dice_counts,
-    dice_fairness,
-    fairness_display,
-    luck_display,
-    luck_table,
+    dice_parts,
+    fairness_cells,
+    fairness_parts,
+    luck_cells,
+    luck_parts,
     outcome_counts,
+    outcome_rows,
     outcomes_display,
-    quality_display,
-    quality_summary,
-    standings_display,
-    standings_table,
-    summarize,
+    quality_cells,
+    quality_parts,
+    standings_cells,
+    standings_parts,
+    summary_cells,
     summary_display,
     summary_parts,
 )
@@ -60,18 +63,20 @@ img { max-width: 100%; margin: 0.5em 0; }
 """
 
 
-def report_tables(aggregates: Aggregates, groupings: Iterable[str] = GROUPINGS) -> dict[str, pd.DataFrame]:
-    """Every aggregate table of the report by file name (without ``.csv``), with machine-readable
-    columns, indexed by their group (dice tables: ``all`` first, then each player); the summaries
-    of ``groupings`` only."""
-    tables = {f"summary_by_{by}": summarize(aggregates, by) for by in groupings}
-    tables["outcomes_by_variant"] = outcome_counts(aggregates, "variant")
-    tables["dice_counts"] = dice_counts(aggregates, total=True)
-    tables["dice_fairness"] = dice_fairness(tables["dice_counts"])
-    tables["luck"] = luck_table(aggregates)
-    tables["standings"] = standings_table(aggregates)
+def report_tables(aggregates: Aggregates) -> dict[str, Callable[[], Iterator[Table]]]:
+    """Every aggregate table of the report by file name (without ``.csv``), each as what makes it in
+    parts (see :func:`~nardy_cli.reporting.stats.summary_parts`: a server has as many players as
+    games), with machine-readable columns, indexed by their group (dice tables: ``all`` first,
+    then each player)."""
+    tables: dict[str, Callable[[], Iterator[Table]]] = {
+        f"summary_by_{by}": partial(summary_parts, aggregates, by) for by in GROUPINGS}
+    tables["outcomes_by_variant"] = lambda: iter([outcome_rows(aggregates, "variant")])
+    tables["dice_counts"] = partial(dice_parts, aggregates)
+    tables["dice_fairness"] = partial(fairness_parts, aggregates)
+    tables["luck"] = partial(luck_parts, aggregates)
+    tables["standings"] = partial(standings_parts, aggregates)
     if aggregates.quality.players:  # only games whose records carry a program's analysis
-        tables["analysis_by_player"] = quality_summary(aggregates)
+        tables["analysis_by_player"] = partial(quality_parts, aggregates)
     return tables
 
 
@@ -157,12 +162,18 @@ def _summary_html(summary: pd.DataFrame, lang: str) -> list[str]:
     return tables
 
 
-def report_page(aggregates: Aggregates, tables: dict[str, pd.DataFrame], titles: dict[str, str],
+def report_page(aggregates: Aggregates, tables: dict[str, Callable[[], Iterator[Table]]], titles: dict[str, str],
                 pngs: dict[str, bytes], lang: str, boards: list[str | None] | None = None) -> Iterator[str]:
     """The text of the report page, in pieces, from the aggregates, :func:`report_tables`, the
     charts' titles and PNG renderings: summary, players, outcomes, lengths, dice, findings, inputs."""
-    def section(key: str, *parts: str) -> str:
-        return f"<h2>{html.escape(tr(key, lang))}</h2>\n" + "\n".join(parts)
+    def section(key: str, *parts: str | Iterator[str]) -> Iterator[str]:
+        yield f"<h2>{html.escape(tr(key, lang))}</h2>\n"
+        for number, part in enumerate(parts):
+            yield "\n" if number else ""
+            yield from [part] if isinstance(part, str) else part
+
+    def table(name: str, cells: Callable[[Table, str], list[dict[str, Any]]]) -> Iterator[str]:
+        return _html_table_parts(pd.DataFrame(cells(part, lang)) for part in tables[name]())
 
     def chart(name: str) -> str:
         return _image(pngs[name], titles[name])
@@ -170,43 +181,41 @@ def report_page(aggregates: Aggregates, tables: dict[str, pd.DataFrame], titles:
     summary = ", ".join(plural(key, count, lang) for key, count in (
         ("games", aggregates.games), ("files", len(aggregates.groups["file"])), ("turns", aggregates.turns),
         ("legal_games", aggregates.legal), ("findings", aggregates.findings)))
-    body = [
-        f"<h1>{html.escape(tr('title_report', lang))}</h1>",
-        section("title_summary", f"<p>{html.escape(summary)}</p>", *_summary_html(tables["summary_by_variant"], lang)),
-        section("title_players", _html_table(summary_display(tables["summary_by_player"], lang)),
-                chart("outcomes")),
-        section("title_outcomes", _html_table(outcomes_display(tables["outcomes_by_variant"], lang)),
+    variants = Table.joined(tables["summary_by_variant"]()).frame()
+    sections = [
+        section("title_summary", f"<p>{html.escape(summary)}</p>", *_summary_html(variants, lang)),
+        section("title_players", table("summary_by_player", summary_cells), chart("outcomes")),
+        section("title_outcomes", _html_table(outcomes_display(outcome_counts(aggregates, "variant"), lang)),
                 chart("first_mover")),
         section("title_lengths", chart("lengths")),
-        section("title_dice", _html_table(fairness_display(tables["dice_fairness"], lang)), chart("dice")),
-        section("title_luck", _html_table(luck_display(tables["luck"], lang))),
+        section("title_dice", table("dice_fairness", fairness_cells), chart("dice")),
+        section("title_luck", table("luck", luck_cells)),
         section("title_findings", _findings_html(aggregates, lang, boards)),
-        section("title_inputs", ""),  # then its tables, a part at a time
+        section("title_inputs", _inputs_html(aggregates, lang)),
     ]
     if "analysis_by_player" in tables:
-        body.insert(3, section("title_quality", _html_table(quality_display(tables["analysis_by_player"], lang))))
+        sections.insert(2, section("title_quality", table("analysis_by_player", quality_cells)))
     if aggregates.matches:
-        body.insert(2, section("title_matches", _matches_html(aggregates, lang)))
-        body.insert(2, section("title_standings", _html_table(standings_display(tables["standings"], lang))))
+        sections[1:1] = [section("title_standings", table("standings", standings_cells)),
+                         section("title_matches", _matches_html(aggregates, lang))]
     yield (f'<!DOCTYPE html>\n<html lang="{lang}">\n<head>\n<meta charset="utf-8">\n'
            f"<title>{html.escape(tr('title_report', lang))}</title>\n<style>{_STYLE}</style>\n</head>\n"
-           f"<body>\n" + "\n".join(body))
-    yield from _inputs_html(aggregates, lang)
+           f"<body>\n<h1>{html.escape(tr('title_report', lang))}</h1>")
+    for part in sections:
+        yield "\n"
+        yield from part
     yield "\n</body>\n</html>\n"
 
 
 def write_report(out_dir: str | Path, aggregates: Aggregates, lang: str = "en", *, force: bool = False) -> Path:
     """Write the aggregate tables (CSV), the charts (PNG and SVG) and ``report.html`` into
-    ``out_dir`` and return the path of the page; every file is written atomically. The summaries
-    by file and by match, which may have a row for every few games, are written a part at a time."""
+    ``out_dir`` and return the path of the page; every file is written atomically. Each table is
+    written a part at a time (a row a player, a file or a match may make many)."""
     folder = report_folder(out_dir, force=force)
-    tables = report_tables(aggregates, [by for by in GROUPINGS if by not in SPOOLED_GROUPINGS])
-    for name, table in tables.items():
+    tables = report_tables(aggregates)
+    for name, parts in tables.items():
         with atomic_output(str(folder / f"{name}.csv"), force=True, newline="") as handle:
-            table.to_csv(handle)
-    for by in SPOOLED_GROUPINGS:
-        with atomic_output(str(folder / f"summary_by_{by}.csv"), force=True, newline="") as handle:
-            for piece in csv_table_pieces(summary_parts(aggregates, by)):
+            for piece in csv_table_pieces(parts()):
                 handle.write(piece)
             handle.write("\n")
     titles = {}

@@ -9,7 +9,8 @@ return pandas DataFrames (``summarize``, ``dice_counts``, ...) wrap those tables
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from itertools import chain
 from statistics import NormalDist
 from typing import TYPE_CHECKING, Any
 
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 FAIRNESS_ALPHA = 0.01
-SUMMARY_PART_ROWS = 1_000  # rows of a summary made at a time (see summary_parts)
+PART_ROWS = 1_000  # rows of a table made at a time (see summary_parts): a server has many players
 MIN_FLAG_ROLLS = 180
 """Rolls below which no player is flagged: the chi-square test of the 21 rolls needs about five
 expected rolls of each (180 × 1/36 = 5); with fewer, its p-value is not to be trusted."""
@@ -63,16 +64,16 @@ def _check_grouping(by: str) -> None:
 
 def summary_rows(aggregates: Aggregates, by: str = "player") -> Table:
     """The table of :func:`summarize`."""
-    return next(summary_parts(aggregates, by, rows=None))
+    return Table.joined(summary_parts(aggregates, by))
 
 
-def summary_parts(aggregates: Aggregates, by: str = "player", rows: int | None = SUMMARY_PART_ROWS) -> Iterator[Table]:
-    """The table of :func:`summarize` in parts of ``rows`` rows (None: in one), one part made at a
-    time: a corpus of one match a file has as many rows by file or by match as matches."""
+def summary_parts(aggregates: Aggregates, by: str = "player") -> Iterator[Table]:
+    """The table of :func:`summarize` in parts of :data:`PART_ROWS` rows, one part made at a time: a
+    corpus of one match a file has as many rows by file or by match as matches."""
     _check_grouping(by)
     group = aggregates.groups[by]
     cascades = any(totals.cascade_games for totals in group.unordered())  # crazy nardy, per game of it (not per player)
-    for part in in_parts(group.busiest(), rows):
+    for part in in_parts(group.busiest(), PART_ROWS):
         yield _summary_table(by, part, cascades)
 
 
@@ -113,6 +114,11 @@ def summarize(aggregates: Aggregates, by: str = "player") -> pd.DataFrame:
 def outcome_counts(aggregates: Aggregates, by: str = "variant") -> pd.DataFrame:
     """How many games of each event, variant or file ended in each outcome (columns in
     :data:`~nardy_cli.analysis.aggregates.OUTCOMES` order, groups sorted)."""
+    return outcome_rows(aggregates, by).frame()
+
+
+def outcome_rows(aggregates: Aggregates, by: str = "variant") -> Table:
+    """The table of :func:`outcome_counts`."""
     _check_grouping(by)
     if by == "player":
         raise ValueError("outcomes are counted by event, variant or file, not 'player'")
@@ -120,21 +126,31 @@ def outcome_counts(aggregates: Aggregates, by: str = "variant") -> pd.DataFrame:
     table = Table(by, [key for key, _ in groups])
     for outcome in OUTCOMES:
         table.add(outcome, [totals.outcomes[outcome] for _, totals in groups], "int64")
-    return table.frame()
+    return table
 
 
 def dice_rows(aggregates: Aggregates, player: str | None = None, *, total: bool = False) -> Table:
     """The table of :func:`dice_counts`."""
-    rolls = aggregates.rolls
     if player is not None:
-        rows = {player: rolls[player]} if player in rolls else {}
-    else:
-        rows = {"all": [sum(column) for column in zip(*rolls.values())] or [0] * len(ROLL_CLASSES)}
-        if total:
-            rows.update((name, rolls[name]) for name in sorted(rolls, key=str))
-    table = Table("player", list(rows))
+        return _dice_table(aggregates, [player] if player in aggregates.rolls else [])
+    return Table.joined(dice_parts(aggregates, total=total))
+
+
+def dice_parts(aggregates: Aggregates, *, total: bool = True) -> Iterator[Table]:
+    """The table of :func:`dice_counts` (``player=None``) in parts, as :func:`summary_parts` gives its table."""
+    players = sorted(aggregates.rolls, key=str) if total else []
+    for part in in_parts(chain([None], players), PART_ROWS):
+        yield _dice_table(aggregates, part)
+
+
+def _dice_table(aggregates: Aggregates, players: Sequence[str | None]) -> Table:
+    """The roll-class counts of ``players`` (None: ``all``, everyone's)."""
+    rolls = aggregates.rolls
+    everyone = ([sum(column) for column in zip(*rolls.values())] or [0] * len(ROLL_CLASSES)) if None in players else []
+    counts = [everyone if player is None else rolls[player] for player in players]
+    table = Table("player", ["all" if player is None else player for player in players])
     for number, roll in enumerate(ROLL_CLASSES):
-        table.add(roll, [counts[number] for counts in rows.values()], "int64")
+        table.add(roll, [row[number] for row in counts], "int64")
     return table
 
 
@@ -144,18 +160,37 @@ def dice_counts(aggregates: Aggregates, player: str | None = None, *, total: boo
     return dice_rows(aggregates, player, total=total).frame()
 
 
+def fairness_parts(aggregates: Aggregates, min_rolls: int = 0, top: int | None = None) -> Iterator[Table]:
+    """:func:`shortened` ``(dice_fairness(dice_counts(aggregates, total=True)), min_rolls, top)``
+    in parts, as :func:`summary_parts` gives its table."""
+    rolls = aggregates.rolls
+    made = {player: sum(counts) for player, counts in rolls.items()}
+    busiest = sorted(sorted(rolls, key=str), key=lambda player: -made[player])  # ties by name, as dice_rows has them
+    kept = [player for player in busiest if made[player] >= min_rolls][:top]
+    for part in in_parts(chain([None], kept), PART_ROWS):
+        yield fairness_rows(_dice_table(aggregates, part))  # the most rolls first: "all", then players
+
+
 def luck_rows(aggregates: Aggregates) -> Table:
     """The table of :func:`luck_table`."""
+    return Table.joined(luck_parts(aggregates))
+
+
+def luck_parts(aggregates: Aggregates) -> Iterator[Table]:
+    """The table of :func:`luck_table` in parts, as :func:`summary_parts` gives its table."""
     everyone = LuckSums()
     for player in aggregates.luck.values():
         everyone.add(player)
-    rows = {"all": everyone, **{name: aggregates.luck[name] for name in sorted(aggregates.luck, key=str)}}
-    sums = list(rows.values())
+    for part in in_parts(chain([None], sorted(aggregates.luck, key=str)), PART_ROWS):
+        yield _luck_table(["all" if player is None else player for player in part],
+                          [everyone if player is None else aggregates.luck[player] for player in part])
 
+
+def _luck_table(players: list[str], sums: list[LuckSums]) -> Table:
     def column(name: str) -> list[float]:
         return [float(getattr(row, name)) for row in sums]
 
-    table = Table("player", list(rows))
+    table = Table("player", players)
     table.add("rolls", [row.rolls for row in sums], "int64")
     _add_mean(table, "pips", column("pips"), column("pips_sq"), column("rolls"))
     table.add("expected_pips", [EXPECTED_PIPS] * len(sums), "float64")
@@ -180,16 +215,22 @@ def luck_table(aggregates: Aggregates) -> pd.DataFrame:
     return luck_rows(aggregates).frame()
 
 
-def _indexed(rows: list[dict[str, Any]], columns: Sequence[str]) -> Table:
-    """Rows of dicts as a table indexed by the first of ``columns``."""
-    table = Table(columns[0], [row[columns[0]] for row in rows])
-    for name in columns[1:]:
-        table.add(name, [row[name] for row in rows])
-    return table
+def _indexed(rows: Iterable[dict[str, Any]], columns: Sequence[str]) -> Iterator[Table]:
+    """Rows of dicts as tables indexed by the first of ``columns``, in parts of :data:`PART_ROWS` rows."""
+    for part in in_parts(rows, PART_ROWS):
+        table = Table(columns[0], [row[columns[0]] for row in part])
+        for name in columns[1:]:
+            table.add(name, [row[name] for row in part])
+        yield table
 
 
 def standings_rows(aggregates: Aggregates) -> Table:
     """The table of :func:`standings_table`."""
+    return Table.joined(standings_parts(aggregates))
+
+
+def standings_parts(aggregates: Aggregates) -> Iterator[Table]:
+    """The table of :func:`standings_table` in parts, as :func:`summary_parts` gives its table."""
     return _indexed(aggregates.standings.rows(), STANDINGS_COLUMNS)
 
 
@@ -202,6 +243,11 @@ def standings_table(aggregates: Aggregates) -> pd.DataFrame:
 
 def quality_rows(aggregates: Aggregates) -> Table:
     """The table of :func:`quality_summary`."""
+    return Table.joined(quality_parts(aggregates))
+
+
+def quality_parts(aggregates: Aggregates) -> Iterator[Table]:
+    """The table of :func:`quality_summary` in parts, as :func:`summary_parts` gives its table."""
     return _indexed(aggregates.quality.rows(), QUALITY_COLUMNS)
 
 
