@@ -29,6 +29,7 @@ COMPILED = [
     "nardy_cli/matches.py",
     "nardy_cli/analysis/bearoff.py",
     "nardy_cli/analysis/luck.py",
+    "nardy_cli/analysis/groups.py",
     "nardy_cli/analysis/aggregates.py",
     "nardy_cli/analysis/positions.py",
 ]

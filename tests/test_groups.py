@@ -1,5 +1,5 @@
 """The groups of the statistics held in memory up to a bound and spooled past it
-(:class:`~nardy_cli.analysis.aggregates.Groups`): the same sums, order and report as when all are
+(:class:`~nardy_cli.analysis.groups.Groups`): the same sums, order and report as when all are
 held, in memory that does not grow with the number of groups."""
 from __future__ import annotations
 
@@ -12,8 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from locations import SAMPLES
-from nardy_cli.analysis import aggregates
-from nardy_cli.analysis.aggregates import Groups, GroupTotals
+from nardy_cli.analysis import groups as grouping
+from nardy_cli.analysis.aggregates import GroupTotals, busiest_first
+from nardy_cli.analysis.groups import Groups
 from nardy_cli.cli.main import cli
 from nardy_cli.files import spool
 from nardy_cli.reporting import plain, report, stats
@@ -37,27 +38,28 @@ def sums(pairs) -> list[tuple]:
 @settings(max_examples=300, deadline=None)
 @given(st.lists(games, max_size=60), st.sampled_from([1, 2, 3, 1000]), st.sampled_from([1, 2, 5]))
 def test_spooled_groups_sum_and_order_as_held_ones(played, kept, run):
-    held, spooled = Groups(), Groups(kept)
+    held, spooled = Groups(GroupTotals), Groups(GroupTotals, kept)
     count(held, played)
-    original = aggregates.GROUPS_KEPT
-    aggregates.GROUPS_KEPT = run  # the runs of the sorts, too
+    original = grouping.GROUPS_KEPT
+    grouping.GROUPS_KEPT = run  # the runs of the sorts, too
     try:
         count(spooled, played)
         assert sums(spooled.items()) == sums(held.items())
-        assert sums(spooled.busiest()) == sums(held.busiest())
+        assert sums(spooled.ordered(busiest_first)) == sums(held.ordered(busiest_first))
         assert len(spooled) == len(held) == len({key for key, *_ in played})
         assert [totals.record() for totals in spooled.values()] == [totals.record() for totals in held.values()]
         assert sorted(repr(totals.record()) for totals in spooled.unordered()) == sorted(
             repr(totals.record()) for totals in held.values())
     finally:
-        aggregates.GROUPS_KEPT = original
+        grouping.GROUPS_KEPT = original
 
 
 def test_the_busiest_come_first_ties_in_the_order_they_came():
-    groups = Groups(2)
+    groups = Groups(GroupTotals, 2)
     for key in "abcbdcc":
         groups.totals(key).add(True, "oin", True, True, 10, 1)
-    assert [(key, totals.games) for key, totals in groups.busiest()] == [("c", 3), ("b", 2), ("a", 1), ("d", 1)]
+    busiest = [(key, totals.games) for key, totals in groups.ordered(busiest_first)]
+    assert busiest == [("c", 3), ("b", 2), ("a", 1), ("d", 1)]
     assert [key for key, _ in groups.items()] == list("abcd")
 
 
@@ -66,7 +68,8 @@ def test_a_group_merged_from_its_parts_is_the_group():
     for index, part in enumerate([first, first, second, first, second]):
         for totals in (whole, part):
             totals.add(index % 2 == 0, "mars" if index else None, index < 3, index == 0, 20 + index, index)
-    merged = GroupTotals.of_record(first.record())
+    merged = GroupTotals()
+    merged.merge(first.record())
     merged.merge(second.record())
     assert merged.record() == whole.record() and merged.median_turns() == whole.median_turns()
 
@@ -74,16 +77,16 @@ def test_a_group_merged_from_its_parts_is_the_group():
 def test_memory_does_not_grow_with_the_number_of_groups(monkeypatch):
     """Five times the groups take no more memory, held or read back in either order."""
     monkeypatch.setattr(spool, "MEMORY_BYTES", 1 << 14)
-    monkeypatch.setattr(aggregates, "GROUPS_KEPT", 100)
+    monkeypatch.setattr(grouping, "GROUPS_KEPT", 100)
     monkeypatch.setattr(spool, "MERGED_RUNS", 4)  # the runs open at once, each with its buffer, are few
     peaks = []
     for keys in (1_000, 5_000):
         tracemalloc.start()
         try:
-            groups = Groups(aggregates.GROUPS_KEPT)
+            groups = Groups(GroupTotals, grouping.GROUPS_KEPT)
             for number in range(keys):
                 groups.totals(f"file-{number}.txt").add(True, "oin", True, True, 40 + number % 30, 7)
-            assert sum(totals.games for _, totals in groups.busiest()) == keys
+            assert sum(totals.games for _, totals in groups.ordered(busiest_first)) == keys
             assert sum(totals.games for totals in groups.values()) == len(groups) == keys
             peaks.append(tracemalloc.get_traced_memory()[1])
         finally:
@@ -102,7 +105,7 @@ def test_the_report_and_printed_tables_are_the_same_when_the_groups_are_spooled(
     held = runner.invoke(cli, ["stats", "-q", "-j", "1", corpus, "--out", str(tmp_path / "held")])
     printed = {(by, fmt): runner.invoke(cli, ["stats", "-q", "-j", "1", corpus, "--by", by, "--format", fmt]).output
                for by in ("file", "match", "player") for fmt in ("table", "csv", "json", "md")}
-    monkeypatch.setattr(aggregates, "GROUPS_KEPT", 2)
+    monkeypatch.setattr(grouping, "GROUPS_KEPT", 2)
     monkeypatch.setattr(stats, "PART_ROWS", 2)
     monkeypatch.setattr(report, "INPUT_PART_ROWS", 2)
     monkeypatch.setattr(plain, "TEXT_LINES", 2)

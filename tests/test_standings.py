@@ -1,12 +1,17 @@
 """Standings of events and the Buchholz score, against hand-computed tables."""
 import csv
 import io
+import tracemalloc
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from nardy_cli.analysis.standings import Standings
+from nardy_cli.analysis import groups as grouping
+from nardy_cli.analysis.standings import STANDINGS_COLUMNS, Standings
 from nardy_cli.cli.main import cli
 from nardy_cli.core.sides import BLACK, WHITE
+from nardy_cli.files import spool
 from nardy_cli.matches import Match
 
 
@@ -82,3 +87,93 @@ def test_report_has_the_standings_and_the_luck(runner, tournament_mat, tmp_path)
     assert [row["player"] for row in standings] == ["Kévin Unger", "Maxence Job"]
     luck = list(csv.DictReader((out / "luck.csv").open(encoding="utf-8")))
     assert luck[0]["player"] == "all" and int(luck[0]["rolls"]) > 300
+
+
+# --- spooled standings, against the same standings held in memory ------------------------------
+
+names = st.sampled_from("abcdef")
+happenings = st.one_of(
+    st.tuples(st.just("game"), st.sampled_from("XY"), names, names, st.sampled_from([WHITE, BLACK, None]),
+              st.integers(0, 3)),
+    st.tuples(st.just("match"), st.sampled_from("XY"), names, names, st.sampled_from([0, 1, None]), st.just(0)))
+
+
+def held_standings(log: list[tuple]) -> list[dict]:
+    """The standings of ``log`` as a plain reading of the rules (module docstring) gives them."""
+    events: dict[str, dict[str, dict]] = {}
+    for kind, event, first, second, winner, points in log:
+        players = events.setdefault(event, {})
+        for name in (first, second):
+            players.setdefault(name, dict.fromkeys(("matches", "match_wins", "unfinished", "games_won",
+                                                    "games_lost", "points_won", "points_lost"), 0) | {"met": []})
+        if kind == "game" and winner is not None:
+            for side, name in ((WHITE, first), (BLACK, second)):
+                result = "won" if winner == side else "lost"
+                players[name][f"games_{result}"] += 1
+                players[name][f"points_{result}"] += points
+        elif kind == "match":
+            for name, opponent in ((first, second), (second, first)):
+                if winner is None:
+                    players[name]["unfinished"] += 1
+                else:
+                    players[name]["matches"] += 1
+                    players[name]["match_wins"] += (first, second)[winner] == name
+                    players[name]["met"].append(opponent)
+    rows = []
+    for event, players in events.items():
+        ranked = [dict(standing, event=event, player=name,
+                       buchholz=sum(players[opponent]["match_wins"] for opponent in standing["met"]))
+                  for name, standing in players.items()
+                  if standing["matches"] or standing["unfinished"] or standing["games_won"] or standing["games_lost"]]
+        ranked.sort(key=lambda row: (row["match_wins"], row["buchholz"], row["points_won"] - row["points_lost"]),
+                    reverse=True)
+        for place, row in enumerate(ranked, 1):
+            level = place > 1 and all(row[key] == ranked[place - 2][key] for key in ("match_wins", "buchholz"))
+            level = level and row["points_won"] - row["points_lost"] == (ranked[place - 2]["points_won"]
+                                                                           - ranked[place - 2]["points_lost"])
+            row["rank"] = ranked[place - 2]["rank"] if level else place
+            row["match_losses"] = row["matches"] - row["match_wins"]
+            rows.append({column: row[column] for column in STANDINGS_COLUMNS})
+    return rows
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(happenings, max_size=50), st.sampled_from([1, 2, 3, None]), st.sampled_from([1, 2, 5]))
+def test_spooled_standings_are_the_held_ones(log, kept, run):
+    original = grouping.GROUPS_KEPT
+    grouping.GROUPS_KEPT = run  # the runs of the sorts
+    try:
+        standings = Standings(kept)
+        for kind, event, first, second, winner, points in log:
+            if first == second:
+                continue
+            if kind == "game":
+                standings.add_game(game(first, second, winner, points, event))
+            else:
+                standings.add_match(match(first, second, None if winner is None else (first, second)[winner], event))
+        played = [entry for entry in log if entry[2] != entry[3]]
+        assert list(standings.rows()) == held_standings(played)
+        assert list(standings.rows()) == held_standings(played)  # read again
+    finally:
+        grouping.GROUPS_KEPT = original
+
+
+def test_memory_of_the_standings_does_not_grow_with_their_players(monkeypatch):
+    """Five times the players, each meeting others in matches, take no more memory."""
+    monkeypatch.setattr(spool, "MEMORY_BYTES", 1 << 14)
+    monkeypatch.setattr(grouping, "GROUPS_KEPT", 100)
+    monkeypatch.setattr(spool, "MERGED_RUNS", 4)
+    peaks = []
+    for players in (1_000, 5_000):
+        tracemalloc.start()
+        try:
+            standings = Standings(grouping.GROUPS_KEPT)
+            for number in range(players):
+                first, second = f"player {number}", f"player {(number * 7 + 3) % players}"
+                standings.add_match(match(first, second, first, event="Online"))
+                standings.add_game(game(first, second, WHITE, 2, event="Online"))
+            assert sum(row["match_wins"] for row in standings.rows()) == players
+            peaks.append(tracemalloc.get_traced_memory()[1])
+        finally:
+            tracemalloc.stop()
+    assert peaks[1] < peaks[0] + (1 << 18), peaks

@@ -9,14 +9,15 @@ rows themselves are written by :mod:`nardy_cli.reporting.tables`.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from itertools import chain
 from typing import Any
 
 from nardy_cli.analysis import SIDE_KEYS
+from nardy_cli.analysis import groups as grouping
 from nardy_cli.analysis.bearoff import ROLLS
 from nardy_cli.analysis.bearoff import roll_index as roll_class
+from nardy_cli.analysis.groups import Groups
 from nardy_cli.analysis.luck import LuckSums, TurnLuck, game_luck
 from nardy_cli.analysis.play_quality import Quality, QualityTotals, game_quality
 from nardy_cli.analysis.positions import position_values
@@ -25,7 +26,6 @@ from nardy_cli.analysis.validate import finding_dict
 from nardy_cli.core.compiled import picklable
 from nardy_cli.core.sides import BLACK, WHITE
 from nardy_cli.core.variants import VARIANTS
-from nardy_cli.files.spool import Spool, sorted_spooled
 from nardy_cli.matches import MatchChecker, MatchGame, match_game
 from nardy_cli.replay import GameReplay, first_roll_not_double
 from nardy_cli.run.corpus import CorpusGame
@@ -36,8 +36,7 @@ SCORED = ("oin", "mars", "home-mars", "koks")
 OUTCOMES = SCORED + ("resign", "drop", "draw", "unfinished")
 FINDINGS_KEPT = 500  # findings a report lists; the rest are only counted
 MATCHES_KEPT = 500  # matches a report lists; matches.csv has them all
-GROUPS_KEPT = 1_000  # groups by file or by match held in memory (see Groups); also the runs that sort them
-SPOOLED_GROUPINGS = ("file", "match")  # a group for every few games, one after another: spooled past GROUPS_KEPT
+HELD_GROUPINGS = ("event", "variant")  # few groups: held whole (the rest are spooled past GROUPS_KEPT)
 
 # Unordered roll classes (11, 21, 22, ..., 66).
 ROLL_CLASSES = tuple(f"{high}{low}" for high, low in ROLLS)
@@ -226,15 +225,9 @@ class GroupTotals:
         self.pips_passed += row["pips_passed"]
 
     def record(self) -> tuple[Any, ...]:
-        """The sums as plain values, which a :class:`~nardy_cli.files.spool.Spool` keeps (see :meth:`of_record`)."""
+        """The sums as plain values, which a :class:`~nardy_cli.files.spool.Spool` keeps (see :meth:`merge`)."""
         return (self.games, self.wins, self.first_games, self.first_wins, self.pips_lost, self.cascade_games,
                 self.cascades, self.steps_passed, self.pips_passed, dict(self.outcomes), dict(self.lengths))
-
-    @classmethod
-    def of_record(cls, record: tuple[Any, ...]) -> GroupTotals:
-        totals = cls()
-        totals.merge(record)
-        return totals
 
     def merge(self, record: tuple[Any, ...]) -> None:
         """Add the sums of another part of the same group (its :meth:`record`)."""
@@ -265,94 +258,37 @@ class GroupTotals:
         return sum(values) / len(values)
 
 
-class Groups:
-    """The :class:`GroupTotals` of one grouping by key, in the order the keys first came. Memory
-    holds ``kept`` of them at most (None: all): when more come, those held are spooled and let go,
-    and the parts of a group are summed again when the groups are read. That suits groups whose
-    games come one after another, as a file's or a match's do in corpus order (a corpus of a match
-    a file has a group a file and one a match, a kilobyte each): few of them come again once let go."""
+def busiest_first(_key: Any, totals: GroupTotals) -> int:
+    """The :data:`~nardy_cli.analysis.groups.Order` of groups, the most games first."""
+    return -totals.games
 
-    def __init__(self, kept: int | None = None) -> None:
-        self._limit = kept
-        self._held: dict[Any, GroupTotals] = {}
-        self._spool: Spool[tuple[Any, int, tuple[Any, ...]]] | None = None  # (key, first seen, record)
-        self._spooled = 0  # keys of the held groups are numbered from here, in the order they came
 
-    def totals(self, key: Any) -> GroupTotals:
-        """The group of ``key`` (keys are strings), made when it is new."""
-        totals = self._held.get(key)
-        if totals is None:
-            if self._limit is not None and len(self._held) >= self._limit:
-                self._spill()
-            totals = self._held[key] = GroupTotals()
-        return totals
+class RollCounts:
+    """One player's free rolls, counted by roll class (:data:`ROLL_CLASSES`)."""
 
-    def _spill(self) -> None:
-        if self._spool is None:
-            self._spool = Spool()
-        self._spool.extend(self._held_entries())
-        self._spooled += len(self._held)
-        self._held = {}
+    __slots__ = ("counts",)
 
-    def _held_entries(self) -> Iterator[tuple[Any, int, tuple[Any, ...]]]:
-        for position, (key, totals) in enumerate(self._held.items()):
-            yield key, self._spooled + position, totals.record()
+    def __init__(self) -> None:
+        self.counts = [0] * len(ROLL_CLASSES)
 
-    def _merged(self) -> Iterator[tuple[int, Any, GroupTotals]]:
-        """Each group once, in the order of its key: when its key first came, the key, its sums."""
-        assert self._spool is not None
-        group: tuple[int, Any, GroupTotals] | None = None
-        for key, seen, record in sorted_spooled(chain(self._spool, self._held_entries()), GROUPS_KEPT):
-            if group is not None and group[1] == key:
-                group[2].merge(record)
-                continue
-            if group is not None:
-                yield group
-            group = (seen, key, GroupTotals.of_record(record))
-        if group is not None:
-            yield group
+    def add(self, counts: Sequence[int]) -> None:
+        mine = self.counts
+        for index, count in enumerate(counts):
+            mine[index] = mine[index] + count  # compiled, mine[index] += is generic
 
-    def __len__(self) -> int:
-        return len(self._held) if self._spool is None else sum(1 for _ in self._merged())
+    def record(self) -> tuple[Any, ...]:
+        return (self.counts,)
 
-    def items(self) -> Iterator[tuple[Any, GroupTotals]]:
-        """Each key and its group, in the order the keys first came."""
-        if self._spool is None:
-            return iter(self._held.items())
-        return self._sorted(busiest=False)
-
-    def values(self) -> Iterator[GroupTotals]:
-        for _, totals in self.items():
-            yield totals
-
-    def unordered(self) -> Iterator[GroupTotals]:
-        """Each group once, in no order to rely on: once spooled, one sort fewer than :meth:`values`."""
-        if self._spool is None:
-            yield from self._held.values()
-            return
-        for _, _, totals in self._merged():
-            yield totals
-
-    def busiest(self) -> Iterator[tuple[Any, GroupTotals]]:
-        """Each key and its group, the most games first (ties in the order the keys first came)."""
-        if self._spool is None:
-            return iter(sorted(self._held.items(), key=lambda item: -item[1].games))  # stable
-        return self._sorted(busiest=True)
-
-    def _sorted(self, busiest: bool) -> Iterator[tuple[Any, GroupTotals]]:
-        for entry in sorted_spooled(self._entries(busiest), GROUPS_KEPT):
-            yield entry[-2], GroupTotals.of_record(entry[-1])
-
-    def _entries(self, busiest: bool) -> Iterator[tuple[Any, ...]]:
-        # a generator of its own: compiled, a generator expression is made a list first
-        for seen, key, totals in self._merged():
-            yield (-totals.games, seen, key, totals.record()) if busiest else (seen, key, totals.record())
+    def merge(self, record: tuple[Any, ...]) -> None:
+        self.add(record[0])
 
 
 class Aggregates:
     """Every figure of the statistics, summed one game at a time: memory grows with the number of
-    players and events, never with the number of games, turns, files or matches (past
-    :data:`GROUPS_KEPT` groups by file or by match, the rest wait in a spool: see :class:`Groups`).
+    events and, by their luck, of players, never with the number of games, turns, files or
+    matches (past :data:`~nardy_cli.analysis.groups.GROUPS_KEPT` groups of players, files,
+    matches or players' rolls or standings, the rest wait in a spool: see
+    :class:`~nardy_cli.analysis.groups.Groups`).
 
     Groups keep the order in which they first appear. Per player, wins are the player's, outcomes
     count the player's wins of each kind, first-mover figures are the games the player began and
@@ -362,13 +298,14 @@ class Aggregates:
     """
 
     def __init__(self, groupings: Iterable[str] = GROUPINGS) -> None:
+        kept = grouping.GROUPS_KEPT
         # only the groupings asked for (of GROUPINGS): one group a file or a match is a thousand bytes
         # a match for a corpus of a match a file, which a command that shows none need not keep
-        self.groups = {by: Groups(GROUPS_KEPT if by in SPOOLED_GROUPINGS else None)
-                       for by in GROUPINGS if by in groupings}
-        self.rolls: dict[str, list[int]] = {}  # by player
-        self.luck: dict[str, LuckSums] = {}  # by player
-        self.standings = Standings()
+        self.groups: dict[str, Groups[GroupTotals]] = {
+            by: Groups(GroupTotals, None if by in HELD_GROUPINGS else kept) for by in GROUPINGS if by in groupings}
+        self.rolls: Groups[RollCounts] = Groups(RollCounts, kept)  # by player, once they have rolled
+        self.luck: dict[str, LuckSums] = {}  # by player (float sums: spooled parts would add up otherwise)
+        self.standings = Standings(kept)
         self.games = self.turns = self.legal = self.findings = 0
         self.first_findings: list[dict[str, Any]] = []  # the first FINDINGS_KEPT, for reports
         self.checker = MatchChecker()
@@ -424,9 +361,7 @@ class Aggregates:
                 groups["player"].totals(row[name]).add(won, outcome if won else None, first_mover == side,
                                                       won and first_mover == side, turns, row[f"pips_lost_{name}"])
             if any(stats.rolls[side]):  # a player is in the dice tables once they have rolled
-                counts = self.rolls.setdefault(row[name], [0] * len(ROLL_CLASSES))
-                for index, count in enumerate(stats.rolls[side]):
-                    counts[index] = counts[index] + count  # compiled, counts[index] += is generic
+                self.rolls.totals(row[name]).add(stats.rolls[side])
         self.standings.add_game(row)
         known = first_mover is not None
         for by, key in (("event", row["event"]), ("variant", row["variant"]), ("file", row["file"]),

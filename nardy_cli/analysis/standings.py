@@ -7,44 +7,73 @@ as such and gives no win. Games and points count every game of the event that ha
 games and money games alike. A player's Buchholz is the sum of the match wins of every opponent
 they met in a complete match (an opponent met twice counts twice), the usual first tie-break of a
 Swiss event; it is shown for every event, and means something only where pairings are Swiss.
+
+A server's event may have as many players as games: the standings are kept by
+:class:`~nardy_cli.analysis.groups.Groups` and the opponents met in a spool, and the Buchholz
+scores and the ranks are found by external sorts.
 """
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from typing import Any
 
+from nardy_cli.analysis import groups as grouping
+from nardy_cli.analysis.groups import Groups, by_key
 from nardy_cli.core.sides import BLACK, WHITE
+from nardy_cli.files.spool import Spool, sorted_spooled
 from nardy_cli.matches import Match
 
 STANDINGS_COLUMNS = ("event", "rank", "player", "matches", "match_wins", "match_losses", "unfinished",
                      "games_won", "games_lost", "points_won", "points_lost", "buchholz")
 
 
-@dataclass
 class PlayerStanding:
-    matches: int = 0
-    match_wins: int = 0
-    unfinished: int = 0
-    games_won: int = 0
-    games_lost: int = 0
-    points_won: int = 0
-    points_lost: int = 0
-    opponents: Counter[str] = field(default_factory=Counter)  # met in complete matches
+    """One player's sums in one event, and when the player first came in it (``first``: -1 until then)."""
+
+    __slots__ = ("matches", "match_wins", "unfinished", "games_won", "games_lost", "points_won", "points_lost",
+                 "first")
+
+    def __init__(self) -> None:
+        self.matches = self.match_wins = self.unfinished = 0
+        self.games_won = self.games_lost = self.points_won = self.points_lost = 0
+        self.first = -1
+
+    def record(self) -> tuple[Any, ...]:
+        return (self.matches, self.match_wins, self.unfinished, self.games_won, self.games_lost, self.points_won,
+                self.points_lost, self.first)
+
+    def merge(self, record: tuple[Any, ...]) -> None:
+        (matches, match_wins, unfinished, games_won, games_lost, points_won, points_lost, first) = record
+        self.matches += matches
+        self.match_wins += match_wins
+        self.unfinished += unfinished
+        self.games_won += games_won
+        self.games_lost += games_lost
+        self.points_won += points_won
+        self.points_lost += points_lost
+        self.first = first if self.first < 0 else min(self.first, first)
+
+    @property
+    def played(self) -> bool:
+        """Whether the player has a row: a match, or a game with a winner."""
+        return bool(self.matches or self.unfinished or self.games_won or self.games_lost)
 
 
 class Standings:
     """Per event, per player :class:`PlayerStanding`, in order of appearance."""
 
-    def __init__(self) -> None:
-        self.events: dict[str, dict[str, PlayerStanding]] = {}
+    def __init__(self, kept: int | None = None) -> None:
+        self.players: Groups[PlayerStanding] = Groups(PlayerStanding, kept)  # by (event, player)
+        self.events: dict[str, int] = {}  # each event, numbered in order of appearance
+        self._met: Spool[tuple[str, str, str]] = Spool()  # (event, opponent, player) of each complete match
+        self._came = 0  # (event, player) pairs so far
 
     def _player(self, event: str, name: str) -> PlayerStanding:
-        players = self.events.setdefault(event, {})
-        standing = players.get(name)
-        if standing is None:
-            standing = players[name] = PlayerStanding()
+        standing = self.players.totals((event, name))
+        if standing.first < 0:  # new, or new again since its sums were spooled (merged, the first counts)
+            self.events.setdefault(event, len(self.events))
+            standing.first = self._came
+            self._came += 1
         return standing
 
     def add_game(self, row: dict[str, Any]) -> None:
@@ -71,35 +100,62 @@ class Standings:
                 continue
             standing.matches += 1
             standing.match_wins += match.winner == name
-            standing.opponents[opponent] += 1
+            self._met.append((match.event, opponent, name))
 
-    def rows(self, event: str | None = None) -> Iterator[dict[str, Any]]:
-        """The standings (:data:`STANDINGS_COLUMNS`) of every event or one, each ranked by match wins,
-        then Buchholz, then points won minus lost; players level on all three share a rank. Each
-        row is made as it is given: an event may have as many players as a server."""
-        for name in self.events if event is None else [event]:
-            players = self.events.get(name, {})
+    def rows(self) -> Iterator[dict[str, Any]]:
+        """The standings (:data:`STANDINGS_COLUMNS`) of every event, each ranked by match wins,
+        then Buchholz, then points won minus lost; players level on all three share a rank, and
+        come in the order they first came. Each row is made as it is given."""
+        last: tuple[int, ...] | None = None
+        rank = place = 0
+        for entry in sorted_spooled(self._ranked(), grouping.GROUPS_KEPT):
+            order, (event, player), record, buchholz = entry[:4], entry[5], entry[6], entry[7]
+            place = 1 if last is None or order[0] != last[0] else place + 1
+            if last is None or order != last:
+                rank = place
+            last = order
+            standing = PlayerStanding()
+            standing.merge(record)
+            yield {"event": event, "rank": rank, "player": player, "matches": standing.matches,
+                   "match_wins": standing.match_wins, "match_losses": standing.matches - standing.match_wins,
+                   "unfinished": standing.unfinished, "games_won": standing.games_won,
+                   "games_lost": standing.games_lost, "points_won": standing.points_won,
+                   "points_lost": standing.points_lost, "buchholz": buchholz}
 
-            def order(entry: tuple[str, PlayerStanding, int]) -> tuple[int, int, int]:
-                standing, buchholz = entry[1], entry[2]
-                return standing.match_wins, buchholz, standing.points_won - standing.points_lost
+    def _ranked(self) -> Iterator[tuple[Any, ...]]:
+        """What sorts each player with a row into the standings: the event's number, match wins,
+        Buchholz and points won minus lost (negated: the most first), when the player first came;
+        then the key, the sums and the Buchholz."""
+        buchholz = self._buchholz()
+        score = next(buchholz, None)
+        for key, standing in self.players.ordered(by_key):
+            points = 0
+            while score is not None and score[0] <= key:
+                if score[0] == key:
+                    points = score[1]
+                score = next(buchholz, None)
+            if standing.played:
+                yield (self.events[key[0]], -standing.match_wins, -points, standing.points_lost - standing.points_won,
+                       standing.first, key, standing.record(), points)
 
-            ranked = [(player, standing, self._buchholz(players, standing)) for player, standing in players.items()
-                      if standing.matches or standing.unfinished or standing.games_won or standing.games_lost]
-            ranked.sort(key=order, reverse=True)
-            rank = 0
-            for place, entry in enumerate(ranked):
-                if not place or order(ranked[place - 1]) != order(entry):
-                    rank = place + 1
-                player, standing, buchholz = entry
-                yield {"event": name, "rank": rank, "player": player, "matches": standing.matches,
-                       "match_wins": standing.match_wins, "match_losses": standing.matches - standing.match_wins,
-                       "unfinished": standing.unfinished, "games_won": standing.games_won,
-                       "games_lost": standing.games_lost, "points_won": standing.points_won,
-                       "points_lost": standing.points_lost, "buchholz": buchholz}
-
-    @staticmethod
-    def _buchholz(players: dict[str, PlayerStanding], standing: PlayerStanding) -> int:
-        """The match wins of every opponent met in a complete match (an opponent met twice, twice)."""
-        return sum(players[opponent].match_wins * count if opponent in players else 0
-                   for opponent, count in standing.opponents.items())
+    def _buchholz(self) -> Iterator[tuple[tuple[str, str], int]]:
+        """Each (event, player) key that met an opponent who won a match, and the sum of the match
+        wins of the opponents it met, in the order of the keys."""
+        with Spool[tuple[str, str, int]]() as credited:
+            wins = self.players.ordered(by_key)
+            opponent: tuple[Any, PlayerStanding] | None = next(wins, None)
+            for event, met, player in sorted_spooled(self._met, grouping.GROUPS_KEPT):
+                while opponent is not None and opponent[0] < (event, met):
+                    opponent = next(wins, None)
+                if opponent is not None and opponent[0] == (event, met) and opponent[1].match_wins:
+                    credited.append((event, player, opponent[1].match_wins))
+            key: tuple[str, str] | None = None
+            total = 0
+            for event, player, won in sorted_spooled(credited, grouping.GROUPS_KEPT):
+                if key is not None and key != (event, player):
+                    yield key, total
+                    total = 0
+                key = (event, player)
+                total += won
+            if key is not None:
+                yield key, total

@@ -13,7 +13,8 @@ from nardy_cli.core.sides import BLACK, WHITE
 from nardy_cli.reporting.figures import new_figure
 from nardy_cli.reporting.frames import pd
 from nardy_cli.reporting.labels import tr
-from nardy_cli.reporting.stats import ROLL_PROBABILITIES, chi_square, dice_counts, summarize
+from nardy_cli.reporting.plain import Table
+from nardy_cli.reporting.stats import ROLL_PROBABILITIES, chi_square, dice_counts, summarize, summary_parts
 
 OUTCOME_COLOURS = {"oin": "#8fb3d9", "mars": "#f0a35e", "home-mars": "#d9534f", "koks": "#7a1f1f"}
 SIDE_COLOURS = {WHITE: "#d49a2a", BLACK: "#222222"}
@@ -29,8 +30,7 @@ def outcomes_chart(aggregates: Aggregates, lang: str = "en", limit: int = 20) ->
     """Stacked bars of each player's wins by oin / mars / home mars / koks as a share of the player's
     games, so that a player of many games does not dwarf the others: the ``limit`` players with the
     most games, the most first, each labelled with their games."""
-    summary = summarize(aggregates, "player").sort_values("games", ascending=False, kind="stable")
-    summary = summary.head(limit).iloc[::-1]
+    summary = Table.joined(summary_parts(aggregates, "player", limit)).frame().iloc[::-1]
     figure = new_figure(tr("title_outcomes_by_player", lang), (8.0, 2.0 + 0.35 * max(len(summary), 3)))
     axes = figure.add_subplot()
     if summary.empty:

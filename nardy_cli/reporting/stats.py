@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Iterator, Sequence
-from itertools import chain
+from itertools import chain, islice
 from statistics import NormalDist
 from typing import TYPE_CHECKING, Any
 
@@ -22,7 +22,10 @@ from nardy_cli.analysis.aggregates import (
     TURN_COLUMNS,
     Aggregates,
     GroupTotals,
+    RollCounts,
+    busiest_first,
 )
+from nardy_cli.analysis.groups import by_key
 from nardy_cli.analysis.luck import EXPECTED_PIPS, LuckSums
 from nardy_cli.analysis.standings import STANDINGS_COLUMNS
 from nardy_cli.reporting import plain
@@ -67,13 +70,14 @@ def summary_rows(aggregates: Aggregates, by: str = "player") -> Table:
     return Table.joined(summary_parts(aggregates, by))
 
 
-def summary_parts(aggregates: Aggregates, by: str = "player") -> Iterator[Table]:
-    """The table of :func:`summarize` in parts of :data:`PART_ROWS` rows, one part made at a time: a
-    corpus of one match a file has as many rows by file or by match as matches."""
+def summary_parts(aggregates: Aggregates, by: str = "player", limit: int | None = None) -> Iterator[Table]:
+    """The table of :func:`summarize` (its first ``limit`` rows) in parts of :data:`PART_ROWS` rows,
+    one part made at a time: a corpus of one match a file has as many rows by file or by match as
+    matches, a server's corpus as many by player."""
     _check_grouping(by)
     group = aggregates.groups[by]
     cascades = any(totals.cascade_games for totals in group.unordered())  # crazy nardy, per game of it (not per player)
-    for part in in_parts(group.busiest(), PART_ROWS):
+    for part in in_parts(islice(group.ordered(busiest_first), limit), PART_ROWS):
         yield _summary_table(by, part, cascades)
 
 
@@ -132,25 +136,35 @@ def outcome_rows(aggregates: Aggregates, by: str = "variant") -> Table:
 def dice_rows(aggregates: Aggregates, player: str | None = None, *, total: bool = False) -> Table:
     """The table of :func:`dice_counts`."""
     if player is not None:
-        return _dice_table(aggregates, [player] if player in aggregates.rolls else [])
+        rolled = aggregates.rolls.get(player)
+        return _dice_table([] if rolled is None else [(player, rolled.counts)])
     return Table.joined(dice_parts(aggregates, total=total))
 
 
 def dice_parts(aggregates: Aggregates, *, total: bool = True) -> Iterator[Table]:
     """The table of :func:`dice_counts` (``player=None``) in parts, as :func:`summary_parts` gives its table."""
-    players = sorted(aggregates.rolls, key=str) if total else []
-    for part in in_parts(chain([None], players), PART_ROWS):
-        yield _dice_table(aggregates, part)
+    players = ((name, rolled.counts) for name, rolled in aggregates.rolls.ordered(by_key)) if total else iter(())
+    for part in in_parts(chain([_everyone(aggregates)], players), PART_ROWS):
+        yield _dice_table(part)
 
 
-def _dice_table(aggregates: Aggregates, players: Sequence[str | None]) -> Table:
-    """The roll-class counts of ``players`` (None: ``all``, everyone's)."""
-    rolls = aggregates.rolls
-    everyone = ([sum(column) for column in zip(*rolls.values())] or [0] * len(ROLL_CLASSES)) if None in players else []
-    counts = [everyone if player is None else rolls[player] for player in players]
-    table = Table("player", ["all" if player is None else player for player in players])
+def _everyone(aggregates: Aggregates) -> tuple[str, list[int]]:
+    """The row ``all``: every player's rolls."""
+    everyone = RollCounts()
+    for rolled in aggregates.rolls.unordered():
+        everyone.add(rolled.counts)
+    return "all", everyone.counts
+
+
+def _most_rolls(name: str, rolled: RollCounts) -> tuple[int, str]:
+    return -sum(rolled.counts), name
+
+
+def _dice_table(rows: Sequence[tuple[str, Sequence[int]]]) -> Table:
+    """The roll-class counts of each (name, counts) of ``rows``."""
+    table = Table("player", [name for name, _ in rows])
     for number, roll in enumerate(ROLL_CLASSES):
-        table.add(roll, [row[number] for row in counts], "int64")
+        table.add(roll, [counts[number] for _, counts in rows], "int64")
     return table
 
 
@@ -162,13 +176,12 @@ def dice_counts(aggregates: Aggregates, player: str | None = None, *, total: boo
 
 def fairness_parts(aggregates: Aggregates, min_rolls: int = 0, top: int | None = None) -> Iterator[Table]:
     """:func:`shortened` ``(dice_fairness(dice_counts(aggregates, total=True)), min_rolls, top)``
-    in parts, as :func:`summary_parts` gives its table."""
-    rolls = aggregates.rolls
-    made = {player: sum(counts) for player, counts in rolls.items()}
-    busiest = sorted(sorted(rolls, key=str), key=lambda player: -made[player])  # ties by name, as dice_rows has them
-    kept = [player for player in busiest if made[player] >= min_rolls][:top]
-    for part in in_parts(chain([None], kept), PART_ROWS):
-        yield fairness_rows(_dice_table(aggregates, part))  # the most rolls first: "all", then players
+    in parts, as :func:`summary_parts` gives its table: ``all``, then the players with the most
+    rolls (ties by name)."""
+    players = ((name, rolled.counts) for name, rolled in aggregates.rolls.ordered(_most_rolls)
+               if sum(rolled.counts) >= min_rolls)
+    for part in in_parts(chain([_everyone(aggregates)], islice(players, top)), PART_ROWS):
+        yield fairness_rows(_dice_table(part))
 
 
 def luck_rows(aggregates: Aggregates) -> Table:

@@ -1,0 +1,132 @@
+"""Sums kept by key (a player, a file, a match...) in memory that does not grow with the keys:
+:class:`Groups` holds a bound of them and spools the rest, and gives them back summed, in the
+order asked for."""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from itertools import chain
+from typing import Any, Generic, Protocol, TypeVar
+
+from nardy_cli.files.spool import Spool, sorted_spooled
+
+GROUPS_KEPT = 1_000  # groups held in memory by a Groups that spools; also the runs that sort them
+
+
+class Totals(Protocol):
+    """What :class:`Groups` keeps by key: sums, made empty, given as plain values (:meth:`record`,
+    what a :class:`~nardy_cli.files.spool.Spool` keeps) and added from another's (:meth:`merge`)."""
+
+    def record(self) -> tuple[Any, ...]: ...
+
+    def merge(self, record: tuple[Any, ...]) -> None: ...
+
+
+T = TypeVar("T", bound=Totals)
+Order = Callable[[Any, T], Any]  # what sorts a group, from its key and its sums: a number, a string, a tuple of them
+
+
+class Groups(Generic[T]):
+    """The :class:`Totals` (made by ``make``) of one grouping by key, in the order the keys first
+    came. Memory holds ``kept`` of them at most (None: all): when more come, those held are
+    spooled and let go, and the parts of a group are summed again when the groups are read, by
+    external sorts. Keys are strings, or tuples of them. Sums must be exact (integers) to be the
+    same however they are parted."""
+
+    def __init__(self, make: Callable[[], T], kept: int | None = None) -> None:
+        self._make = make
+        self._limit = kept
+        self._held: dict[Any, T] = {}
+        self._spool: Spool[tuple[Any, int, tuple[Any, ...]]] | None = None  # (key, first seen, record)
+        self._spooled = 0  # keys of the held groups are numbered from here, in the order they came
+
+    def totals(self, key: Any) -> T:
+        """The group of ``key``, made when it is new."""
+        totals = self._held.get(key)
+        if totals is None:
+            if self._limit is not None and len(self._held) >= self._limit:
+                self._spill()
+            totals = self._held[key] = self._make()
+        return totals
+
+    def get(self, key: Any) -> T | None:
+        """The group of ``key``, None if the key never came."""
+        if self._spool is None:
+            return self._held.get(key)
+        for _, other, totals in self._merged():
+            if other == key:
+                return totals
+        return None
+
+    def _spill(self) -> None:
+        if self._spool is None:
+            self._spool = Spool()
+        self._spool.extend(self._held_entries())
+        self._spooled += len(self._held)
+        self._held = {}
+
+    def _held_entries(self) -> Iterator[tuple[Any, int, tuple[Any, ...]]]:
+        for position, (key, totals) in enumerate(self._held.items()):
+            yield key, self._spooled + position, totals.record()
+
+    def _of_record(self, record: tuple[Any, ...]) -> T:
+        totals = self._make()
+        totals.merge(record)
+        return totals
+
+    def _merged(self) -> Iterator[tuple[int, Any, T]]:
+        """Each group once, in the order of its key: when its key first came, the key, its sums."""
+        assert self._spool is not None
+        group: tuple[int, Any, T] | None = None
+        for key, seen, record in sorted_spooled(chain(self._spool, self._held_entries()), GROUPS_KEPT):
+            if group is not None and group[1] == key:
+                group[2].merge(record)
+                continue
+            if group is not None:
+                yield group
+            group = (seen, key, self._of_record(record))
+        if group is not None:
+            yield group
+
+    def __len__(self) -> int:
+        return len(self._held) if self._spool is None else sum(1 for _ in self._merged())
+
+    def __bool__(self) -> bool:
+        return bool(self._held) or self._spool is not None
+
+    def items(self) -> Iterator[tuple[Any, T]]:
+        """Each key and its group, in the order the keys first came."""
+        if self._spool is None:
+            return iter(self._held.items())
+        return self._sorted(None)
+
+    def values(self) -> Iterator[T]:
+        for _, totals in self.items():
+            yield totals
+
+    def unordered(self) -> Iterator[T]:
+        """Each group once, in no order to rely on: once spooled, one sort fewer than :meth:`values`."""
+        if self._spool is None:
+            yield from self._held.values()
+            return
+        for _, _, totals in self._merged():
+            yield totals
+
+    def ordered(self, order: Order[T]) -> Iterator[tuple[Any, T]]:
+        """Each key and its group, sorted by ``order(key, group)``, ties in the order the keys first came."""
+        if self._spool is None:
+            return iter(sorted(self._held.items(), key=lambda item: order(item[0], item[1])))  # stable
+        return self._sorted(order)
+
+    def _sorted(self, order: Order[T] | None) -> Iterator[tuple[Any, T]]:
+        for entry in sorted_spooled(self._entries(order), GROUPS_KEPT):
+            yield entry[-2], self._of_record(entry[-1])
+
+    def _entries(self, order: Order[T] | None) -> Iterator[tuple[Any, ...]]:
+        # a generator of its own: compiled, a generator expression is made a list first
+        for seen, key, totals in self._merged():
+            yield (seen, key, totals.record()) if order is None else (order(key, totals), seen, key, totals.record())
+
+
+def by_key(key: Any, _totals: Any) -> Any:
+    """The :data:`Order` of keys."""
+    return key
