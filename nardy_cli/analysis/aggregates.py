@@ -36,7 +36,6 @@ SCORED = ("oin", "mars", "home-mars", "koks")
 OUTCOMES = SCORED + ("resign", "drop", "draw", "unfinished")
 FINDINGS_KEPT = 500  # findings a report lists; the rest are only counted
 MATCHES_KEPT = 500  # matches a report lists; matches.csv has them all
-HELD_GROUPINGS = ("event", "variant")  # few groups: held whole (the rest are spooled past GROUPS_KEPT)
 
 # Unordered roll classes (11, 21, 22, ..., 66).
 ROLL_CLASSES = tuple(f"{high}{low}" for high, low in ROLLS)
@@ -284,11 +283,12 @@ class RollCounts:
 
 
 class Aggregates:
-    """Every figure of the statistics, summed one game at a time: memory grows with the number of
-    events and, by their luck, of players, never with the number of games, turns, files or
-    matches (past :data:`~nardy_cli.analysis.groups.GROUPS_KEPT` groups of players, files,
-    matches or players' rolls or standings, the rest wait in a spool: see
-    :class:`~nardy_cli.analysis.groups.Groups`).
+    """Every figure of the statistics, summed one game at a time. Past
+    :data:`~nardy_cli.analysis.groups.GROUPS_KEPT` groups of one grouping, of players' rolls or
+    of their standings, the rest wait in a spool (see :class:`~nardy_cli.analysis.groups.Groups`):
+    memory grows with the number of events (a number each) and of players (their luck, about 150
+    bytes: its float sums, added in parts, would not be the same to the last bit), never with the
+    number of games, turns, files or matches.
 
     Groups keep the order in which they first appear. Per player, wins are the player's, outcomes
     count the player's wins of each kind, first-mover figures are the games the player began and
@@ -302,7 +302,7 @@ class Aggregates:
         # only the groupings asked for (of GROUPINGS): one group a file or a match is a thousand bytes
         # a match for a corpus of a match a file, which a command that shows none need not keep
         self.groups: dict[str, Groups[GroupTotals]] = {
-            by: Groups(GroupTotals, None if by in HELD_GROUPINGS else kept) for by in GROUPINGS if by in groupings}
+            by: Groups(GroupTotals, kept) for by in GROUPINGS if by in groupings}
         self.rolls: Groups[RollCounts] = Groups(RollCounts, kept)  # by player, once they have rolled
         self.luck: dict[str, LuckSums] = {}  # by player (float sums: spooled parts would add up otherwise)
         self.standings = Standings(kept)
