@@ -36,14 +36,20 @@ def sums(pairs) -> list[tuple]:
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(games, max_size=60), st.sampled_from([1, 2, 3, 1000]), st.sampled_from([1, 2, 5]))
-def test_spooled_groups_sum_and_order_as_held_ones(played, kept, run):
+@given(st.lists(games, max_size=60), st.sampled_from([1, 2, 3, 1000]), st.sampled_from([1, 2, 5]), st.integers(0, 60))
+def test_spooled_groups_sum_and_order_as_held_ones(played, kept, run, cut):
     held, spooled = Groups(GroupTotals), Groups(GroupTotals, kept)
     count(held, played)
     original = grouping.GROUPS_KEPT
     grouping.GROUPS_KEPT = run  # the runs of the sorts, too
     try:
-        count(spooled, played)
+        count(spooled, played[:cut])
+        assert len(spooled) == len({key for key, *_ in played[:cut]})  # read once (respooled), then more come
+        count(spooled, played[cut:])
+        for key, totals in held.items():
+            found = spooled.get(key)
+            assert found is not None and found.record() == totals.record()
+        assert spooled.get("z") is None
         assert sums(spooled.items()) == sums(held.items())
         assert sums(spooled.ordered(busiest_first)) == sums(held.ordered(busiest_first))
         assert len(spooled) == len(held) == len({key for key, *_ in played})

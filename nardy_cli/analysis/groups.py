@@ -38,6 +38,7 @@ class Groups(Generic[T]):
         self._held: dict[Any, T] = {}
         self._spool: Spool[tuple[Any, int, tuple[Any, ...]]] | None = None  # (key, first seen, record)
         self._spooled = 0  # keys of the held groups are numbered from here, in the order they came
+        self._compact = False  # whether the spool has a record a key, in the order of the keys (see _merged)
 
     def totals(self, key: Any) -> T:
         """The group of ``key``, made when it is new."""
@@ -61,6 +62,7 @@ class Groups(Generic[T]):
         if self._spool is None:
             self._spool = Spool()
         self._spool.extend(self._held_entries())
+        self._compact = False
         self._spooled += len(self._held)
         self._held = {}
 
@@ -74,18 +76,30 @@ class Groups(Generic[T]):
         return totals
 
     def _merged(self) -> Iterator[tuple[int, Any, T]]:
-        """Each group once, in the order of its key: when its key first came, the key, its sums."""
+        """Each group once, in the order of its key: when its key first came, the key, its sums.
+        Read to the end, the groups are spooled again so, one record a key in the order of the
+        keys, and the next reading (unless groups came since) takes no sort."""
         assert self._spool is not None
+        if self._compact and not self._held:
+            for key, seen, record in self._spool:
+                yield seen, key, self._of_record(record)
+            return
+        compact: Spool[tuple[Any, int, tuple[Any, ...]]] = Spool()
         group: tuple[int, Any, T] | None = None
         for key, seen, record in sorted_spooled(chain(self._spool, self._held_entries()), GROUPS_KEPT):
             if group is not None and group[1] == key:
                 group[2].merge(record)
                 continue
             if group is not None:
+                compact.append((group[1], group[0], group[2].record()))
                 yield group
             group = (seen, key, self._of_record(record))
         if group is not None:
+            compact.append((group[1], group[0], group[2].record()))
             yield group
+        self._spool.close()
+        self._spooled += len(self._held)
+        self._spool, self._held, self._compact = compact, {}, True
 
     def __len__(self) -> int:
         return len(self._held) if self._spool is None else sum(1 for _ in self._merged())
