@@ -60,7 +60,7 @@ class Groups(Generic[T]):
 
     def _spill(self) -> None:
         if self._spool is None:
-            self._spool = Spool()
+            self._spool = Spool(memory=0)  # on disk at once: a grouping that spills has many groups
         self._spool.extend(self._held_entries())
         self._compact = False
         self._spooled += len(self._held)
@@ -84,7 +84,7 @@ class Groups(Generic[T]):
             for key, seen, record in self._spool:
                 yield seen, key, self._of_record(record)
             return
-        compact: Spool[tuple[Any, int, tuple[Any, ...]]] = Spool()
+        compact: Spool[tuple[Any, int, tuple[Any, ...]]] = Spool(memory=0)
         group: tuple[int, Any, T] | None = None
         for key, seen, record in sorted_spooled(chain(self._spool, self._held_entries()), GROUPS_KEPT):
             if group is not None and group[1] == key:
