@@ -3,7 +3,8 @@
 Builds, or reuses from a cache directory, gzip-compressed long-nardy NTN corpora of 10k, 100k
 and 1M games. Self-play with the random bot makes a few dozen games a second a core, so a base
 of distinct games is generated once, in parallel, and a corpus of N games is that base repeated
-(gzip members concatenated): the output says so. Each command runs as users run it, ``nardy
+(gzip members concatenated): the output says so (``--players N``: each game's players drawn
+from N names, as on a server). Each command runs as users run it, ``nardy
 validate -q --jobs N CORPUS`` and ``nardy stats -q --jobs N CORPUS`` (``stats-parquet``: also
 ``--parquet DIR``; ``stats-out``: also ``--out DIR``, the report) and ``nardy convert --to jsonl``
 (``convert``), in a child process whose whole tree is sampled (psutil) for peak resident
@@ -17,7 +18,7 @@ Prints, never asserts.
 
     python bench/bench_scale.py [--sizes 10k,100k,1M] [--jobs 1,2,local:2] [--base 1000] [--short 2000]
                                 [--crazy 2000] [--tasks validate,stats,stats-out,stats-parquet,convert]
-                                [--rounds 1] [--against PYTHON] [--cache ~/.cache/nardy-bench]
+                                [--rounds 1] [--against PYTHON] [--players 0] [--cache ~/.cache/nardy-bench]
 
 Measured on a 2-core machine shared with other jobs, 200 games: NTN parsing 3.2-3.4 ms a game,
 replay 6-7 ms; pickling the parsed records 0.9 ms a game and unpickling them 2.2-2.5 ms (as much
@@ -32,6 +33,8 @@ import json
 import multiprocessing
 import os
 import pickle
+import random
+import re
 import resource
 import select
 import statistics
@@ -276,17 +279,33 @@ def base_corpus(cache: Path, games: int, variant: str = "long") -> Path:
     return path
 
 
-def corpus(cache: Path, base: Path, base_games: int, games: int) -> Path:
-    """``games`` games: the base repeated (its gzip member concatenated) ``games / base_games`` times."""
-    path = cache / f"long-{games}-from-{base_games}.ntn.gz"
+def corpus(cache: Path, base: Path, base_games: int, games: int, players: int = 0) -> Path:
+    """``games`` games: the base repeated (its gzip member concatenated) ``games / base_games`` times;
+    with ``players``, each game's two players are drawn at random from that many names (a server's
+    corpus: the statistics keep a group per player)."""
+    path = cache / f"long-{games}-from-{base_games}{f'-players-{players}' if players else ''}.ntn.gz"
     if not path.exists():
         member = base.read_bytes()
+        text = gzip.decompress(member).decode("utf-8")
+        draw = random.Random(players)
         partial_path = path.with_suffix(".tmp")
         with partial_path.open("wb") as out:
             for _ in range(games // base_games):
-                out.write(member)
+                out.write(gzip.compress(with_players(text, players, draw).encode("utf-8"), 1) if players else member)
         partial_path.replace(path)
     return path
+
+
+def with_players(text: str, players: int, draw: random.Random) -> str:
+    """NTN games with White and Black drawn from ``players`` names, never the same two in a game."""
+    pair: list[int] = []
+
+    def name(tag: re.Match[str]) -> str:
+        if tag[1] == "White":
+            pair[:] = draw.sample(range(players), 2)
+        return f'[{tag[1]} "player {pair[tag[1] == "Black"]}"]'
+
+    return re.sub(r'^\[(White|Black) "[^"\n]*"\]$', name, text, flags=re.M)
 
 
 def first_games(base: Path, games: int) -> list[str]:
@@ -394,6 +413,8 @@ def main() -> None:
                         help="Short-nardy games for the per-turn comparison (0: skip it).")
     parser.add_argument("--crazy", type=int, default=2000,
                         help="Crazy-nardy games in the per-turn comparison (0: leave crazy nardy out).")
+    parser.add_argument("--players", type=int, default=0,
+                        help="Draw each game's players from this many names (0: the bots' names, two players).")
     parser.add_argument("--cache", type=Path, default=Path("~/.cache/nardy-bench").expanduser(),
                         help="Where the corpora are kept between runs.")
     args = parser.parse_args()
@@ -409,8 +430,9 @@ def main() -> None:
             bases["gulbara"] = base_corpus(args.cache, args.crazy, "gulbara")
         per_turn(bases)
     for games in sizes:
-        path = corpus(args.cache, base, args.base, games)
-        print(f"\n{games} games: {args.base} distinct games repeated {games // args.base} times, "
+        path = corpus(args.cache, base, args.base, games, args.players)
+        drawn = f", players drawn from {args.players} names" if args.players else ""
+        print(f"\n{games} games: {args.base} distinct games repeated {games // args.base} times{drawn}, "
               f"{path} ({path.stat().st_size / 2**20:.1f} MiB gzip)", flush=True)
         counts = None
         for task in args.tasks.split(","):

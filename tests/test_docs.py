@@ -217,8 +217,10 @@ def test_bench_startup_runs():
 def test_bench_scale_runs(tmp_path):
     pytest.importorskip("psutil")
     output = bench("bench/bench_scale.py", "--sizes", "20", "--base", "10", "--short", "4", "--crazy", "4",
-                   "--jobs", "1,2", "--tasks", "validate,stats,stats-parquet", "--cache", str(tmp_path))
-    assert "20 games: 10 distinct games repeated 2 times" in output and output.count("games/s") >= 8
+                   "--jobs", "1,2", "--tasks", "validate,stats,stats-parquet", "--players", "5",
+                   "--cache", str(tmp_path))
+    assert "20 games: 10 distinct games repeated 2 times, players drawn from 5 names" in output
+    assert output.count("games/s") >= 8
     assert "a crazy-nardy turn" in output and "less a start-up of" in output and "µs/step" in output
     assert "x with 2 (medians of 5 rounds" in output
 
