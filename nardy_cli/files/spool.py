@@ -40,14 +40,18 @@ class Spool(Generic[Value]):
     def __init__(self, memory: int | None = None) -> None:
         self._memory = MEMORY_BYTES if memory is None else memory
         self._file: BinaryIO = io.BytesIO()  # then the temporary file
-        self._count = 0
+        self._count = self._bytes = 0
+        self._read = False  # whether the file was read since the last value was written
 
     def append(self, value: Value) -> None:
         try:
             data = marshal.dumps(cast(Any, value))
-            self._file.seek(0, 2)  # the end, after a reading
+            if self._read:  # back to the end (seeking at every value takes as long as marshalling it)
+                self._file.seek(0, 2)
+                self._read = False
             self._file.write(_SIZE.pack(len(data)) + data)
-            if isinstance(self._file, io.BytesIO) and self._file.tell() > self._memory:
+            self._bytes += _SIZE.size + len(data)
+            if self._bytes > self._memory and isinstance(self._file, io.BytesIO):
                 self._move_to_disk(self._file)
         except OSError as error:
             raise OutputError(f"cannot keep what is written at the end in a temporary file: "
@@ -73,6 +77,7 @@ class Spool(Generic[Value]):
         # each value is read from a block of the file held in memory: marshal.load from the file
         # itself would read it a few bytes at a time, six times slower
         try:
+            self._read = True
             self._file.seek(0)
             block, start = b"", 0
             for _ in range(self._count):
