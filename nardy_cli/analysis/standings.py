@@ -60,7 +60,8 @@ class PlayerStanding:
 
 
 class Standings:
-    """Per event, per player :class:`PlayerStanding`, in order of appearance."""
+    """Per event, per player :class:`PlayerStanding`, in order of appearance: ``kept`` of them held
+    in memory at most (None: all; see :class:`~nardy_cli.analysis.groups.Groups`)."""
 
     def __init__(self, kept: int | None = None) -> None:
         self.players: Groups[PlayerStanding] = Groups(PlayerStanding, kept)  # by (event, player)
