@@ -31,6 +31,7 @@ from nardy_cli.replay import GameReplay, first_roll_not_double
 from nardy_cli.run.corpus import CorpusGame
 
 GROUPINGS = ("player", "event", "variant", "file", "match")
+CASCADE_GROUPINGS = ("event", "variant", "file")  # those that count crazy nardy's cascades (both sides')
 MONEY = "(money)"  # the match group of money games
 SCORED = ("oin", "mars", "home-mars", "koks")
 OUTCOMES = SCORED + ("resign", "drop", "draw", "unfinished")
@@ -369,8 +370,8 @@ class Aggregates:
             if by in groups:
                 groups[by].totals(key).add(winner == WHITE, outcome, known, known and winner == first_mover,
                                           turns, row["pips_lost"])
-        if row.get("cascades") is not None:  # per event, variant and file: both sides' cascades
-            for by in ("event", "variant", "file"):
+        if row.get("cascades") is not None:
+            for by in CASCADE_GROUPINGS:
                 if by in groups:
                     groups[by].totals(row[by]).add_cascades(row)
         self.games += 1

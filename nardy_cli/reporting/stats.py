@@ -15,6 +15,7 @@ from statistics import NormalDist
 from typing import TYPE_CHECKING, Any
 
 from nardy_cli.analysis.aggregates import (
+    CASCADE_GROUPINGS,
     GROUPINGS,
     OUTCOMES,
     ROLL_CLASSES,
@@ -76,7 +77,7 @@ def summary_parts(aggregates: Aggregates, by: str = "player", limit: int | None 
     matches, a server's corpus as many by player."""
     _check_grouping(by)
     group = aggregates.groups[by]
-    cascades = any(totals.cascade_games for totals in group.unordered())  # crazy nardy, per game of it (not per player)
+    cascades = by in CASCADE_GROUPINGS and any(totals.cascade_games for totals in group.unordered())  # crazy nardy
     for part in in_parts(islice(group.ordered(busiest_first), limit), PART_ROWS):
         yield _summary_table(by, part, cascades)
 
