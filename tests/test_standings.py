@@ -163,6 +163,7 @@ def test_memory_of_the_standings_does_not_grow_with_their_players(monkeypatch):
     monkeypatch.setattr(spool, "MEMORY_BYTES", 1 << 14)
     monkeypatch.setattr(grouping, "GROUPS_KEPT", 100)
     monkeypatch.setattr(spool, "MERGED_RUNS", 4)
+    monkeypatch.setattr(spool, "READ_BYTES", 1 << 10)
     peaks = []
     for players in (1_000, 5_000):
         tracemalloc.start()
