@@ -9,7 +9,7 @@ import csv
 import io
 import json
 import shutil
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack
 from itertools import chain
 from typing import Any
@@ -58,22 +58,13 @@ def format_statistics(summary: Iterable[Table], fairness: Iterable[Table], outpu
         with ExitStack() as spools:
             data: dict[str, Any] = {"by": first.index_name}
             for key, (table, _, _) in tables.items():
-                data[key] = records = spools.enter_context(JsonList())
-                for part in table:
-                    records.extend(part.records())
+                data[key] = _records(table, spools.enter_context(JsonList()))
             yield from json_chunks(data)
         return
     width = shutil.get_terminal_size((100, 24)).columns  # wider tables wrap into blocks of columns
     for number, (table, cells, heading) in enumerate(tables.values()):
-        shown = (_cells(cells(part, lang)) for part in table)
-        columns, rows = next(shown)
-        if output_format == "md":
-            yield ("\n\n" if number else "") + f"## {tr(heading, lang)}\n\n{markdown_table(columns, rows)}"
-            for _, rows in shown:
-                yield "\n" + markdown_table(columns, rows, header=False)
-            continue
         yield "\n\n" if number else ""
-        yield from text_table_pieces(columns, chain([rows], (rows for _, rows in shown)), line_width=width)
+        yield from _shown(table, cells, heading, output_format, lang, width)
 
 
 def format_standings(standings: Iterable[Table], output_format: str, lang: str) -> Iterator[str]:
@@ -86,20 +77,32 @@ def format_standings(standings: Iterable[Table], output_format: str, lang: str) 
         return
     if output_format == "json":
         with JsonList() as records:
-            for part in standings:
-                records.extend(part.records())
-            yield from json_chunks(records)
+            yield from json_chunks(_records(standings, records))
         return
-    shown = (_cells(standings_cells(part, lang)) for part in standings)
+    yield from _shown(standings, standings_cells, "title_standings", output_format, lang, no_rows=tr("no_data", lang))
+
+
+def _records(parts: Iterable[Table], records: JsonList) -> JsonList:
+    """``records`` with the rows of every part added, as JSON gives them."""
+    for part in parts:
+        records.extend(part.records())
+    return records
+
+
+def _shown(parts: Iterable[Table], cells: Callable[[Table, str], list[dict[str, Any]]], heading: str,
+           output_format: str, lang: str, line_width: int | None = None, no_rows: str | None = None) -> Iterator[str]:
+    """A table given in parts as its ``cells`` in ``lang`` show it, in pieces: Markdown under its
+    heading, or text (``no_rows`` instead, when given and the table has none)."""
+    shown = (_cells(cells(part, lang)) for part in parts)
     columns, rows = next(shown)
     if output_format == "md":
-        yield f"## {tr('title_standings', lang)}\n\n{markdown_table(columns, rows)}"
+        yield f"## {tr(heading, lang)}\n\n{markdown_table(columns, rows)}"
         for _, rows in shown:
             yield "\n" + markdown_table(columns, rows, header=False)
-    elif rows:
-        yield from text_table_pieces(columns, chain([rows], (rows for _, rows in shown)))
+    elif rows or no_rows is None:
+        yield from text_table_pieces(columns, chain([rows], (rows for _, rows in shown)), line_width=line_width)
     else:
-        yield tr("no_data", lang)
+        yield no_rows
 
 
 def format_ratings(rows: list[dict[str, Any]], output_format: str, lang: str) -> str:
