@@ -52,6 +52,7 @@ def test_spooled_groups_sum_and_order_as_held_ones(played, kept, run, cut):
         assert spooled.get("z") is None
         assert sums(spooled.items()) == sums(held.items())
         assert sums(spooled.ordered(busiest_first)) == sums(held.ordered(busiest_first))
+        assert sums(spooled.in_key_order()) == sums(held.in_key_order()) == sorted(sums(held.items()))
         assert len(spooled) == len(held) == len({key for key, *_ in played})
         assert [totals.record() for totals in spooled.values()] == [totals.record() for totals in held.values()]
         assert sorted(repr(totals.record()) for totals in spooled.unordered()) == sorted(

@@ -125,6 +125,15 @@ class Groups(Generic[T]):
         for _, _, totals in self._merged():
             yield totals
 
+    def in_key_order(self) -> Iterator[tuple[Any, T]]:
+        """Each key and its group, in the order of the keys: once spooled, as the merge of their parts
+        gives them, with no sort of its own."""
+        if self._spool is None:
+            yield from sorted(self._held.items(), key=lambda item: item[0])
+            return
+        for _, key, totals in self._merged():
+            yield key, totals
+
     def ordered(self, order: Order[T]) -> Iterator[tuple[Any, T]]:
         """Each key and its group, sorted by ``order(key, group)``, ties in the order the keys first came."""
         if self._spool is None:
@@ -139,8 +148,3 @@ class Groups(Generic[T]):
         # a generator of its own: compiled, a generator expression is made a list first
         for seen, key, totals in self._merged():
             yield (seen, key, totals.record()) if order is None else (order(key, totals), seen, key, totals.record())
-
-
-def by_key(key: Any, _totals: Any) -> Any:
-    """The :data:`Order` of keys."""
-    return key

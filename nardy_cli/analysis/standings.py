@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from nardy_cli.analysis import groups as grouping
-from nardy_cli.analysis.groups import Groups, by_key
+from nardy_cli.analysis.groups import Groups
 from nardy_cli.core.sides import BLACK, WHITE
 from nardy_cli.files.spool import Spool, sorted_spooled
 from nardy_cli.matches import Match
@@ -129,7 +129,7 @@ class Standings:
         then the key, the sums and the Buchholz."""
         buchholz = self._buchholz()
         score = next(buchholz, None)
-        for key, standing in self.players.ordered(by_key):
+        for key, standing in self.players.in_key_order():
             points = 0
             while score is not None and score[0] <= key:
                 if score[0] == key:
@@ -143,7 +143,7 @@ class Standings:
         """Each (event, player) key that met an opponent who won a match, and the sum of the match
         wins of the opponents it met, in the order of the keys."""
         with Spool[tuple[str, str, int]]() as credited:
-            wins = self.players.ordered(by_key)
+            wins = self.players.in_key_order()
             opponent: tuple[Any, PlayerStanding] | None = next(wins, None)
             for event, met, player in sorted_spooled(self._met, grouping.GROUPS_KEPT):
                 while opponent is not None and opponent[0] < (event, met):

@@ -26,7 +26,6 @@ from nardy_cli.analysis.aggregates import (
     RollCounts,
     busiest_first,
 )
-from nardy_cli.analysis.groups import by_key
 from nardy_cli.analysis.luck import EXPECTED_PIPS, LuckSums
 from nardy_cli.analysis.standings import STANDINGS_COLUMNS
 from nardy_cli.reporting import plain
@@ -144,7 +143,7 @@ def dice_rows(aggregates: Aggregates, player: str | None = None, *, total: bool 
 
 def dice_parts(aggregates: Aggregates, *, total: bool = True) -> Iterator[Table]:
     """The table of :func:`dice_counts` (``player=None``) in parts, as :func:`summary_parts` gives its table."""
-    players = ((name, rolled.counts) for name, rolled in aggregates.rolls.ordered(by_key)) if total else iter(())
+    players = ((name, rolled.counts) for name, rolled in aggregates.rolls.in_key_order()) if total else iter(())
     for part in in_parts(chain([_everyone(aggregates)], players), PART_ROWS):
         yield _dice_table(part)
 
