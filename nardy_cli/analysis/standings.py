@@ -115,13 +115,11 @@ class Standings:
             if last is None or order != last:
                 rank = place
             last = order
-            standing = PlayerStanding()
-            standing.merge(record)
-            yield {"event": event, "rank": rank, "player": player, "matches": standing.matches,
-                   "match_wins": standing.match_wins, "match_losses": standing.matches - standing.match_wins,
-                   "unfinished": standing.unfinished, "games_won": standing.games_won,
-                   "games_lost": standing.games_lost, "points_won": standing.points_won,
-                   "points_lost": standing.points_lost, "buchholz": buchholz}
+            matches, match_wins, unfinished, games_won, games_lost, points_won, points_lost, _ = record
+            yield {"event": event, "rank": rank, "player": player, "matches": matches, "match_wins": match_wins,
+                   "match_losses": matches - match_wins, "unfinished": unfinished, "games_won": games_won,
+                   "games_lost": games_lost, "points_won": points_won, "points_lost": points_lost,
+                   "buchholz": buchholz}
 
     def _ranked(self) -> Iterator[tuple[Any, ...]]:
         """What sorts each player with a row into the standings: the event's number, match wins,
