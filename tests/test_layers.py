@@ -228,6 +228,13 @@ def test_a_board_picture_loads_matplotlib_but_not_pandas(tmp_path):
     assert "matplotlib" in loaded and not loaded & {"pandas", "pyarrow"}
 
 
+def test_a_report_loads_matplotlib_but_not_pandas(tmp_path):
+    """Its tables are written by nardy_cli.reporting.plain: pandas would add a fifth to the memory
+    of a report over a server's players."""
+    loaded = command_modules("stats", SAMPLE, "--out", str(tmp_path / "report"), "--quiet")
+    assert "matplotlib" in loaded and not loaded & {"pandas", "pyarrow"}
+
+
 # --- what a small command leaves unloaded ---------------------------------------------------
 
 ON_DEMAND = frozenset({

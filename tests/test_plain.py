@@ -11,12 +11,22 @@ from hypothesis import strategies as st
 from test_layers import command_modules
 
 from locations import CORPORA, SAMPLES, needs_corpus
-from nardy_cli.analysis.aggregates import GROUPINGS, aggregate
+from nardy_cli.analysis.aggregates import FINDING_COLUMNS, GROUPINGS, MATCH_COLUMNS, aggregate
 from nardy_cli.analysis.validate import validate_games
 from nardy_cli.cli import cli
 from nardy_cli.reporting.labels import tr
-from nardy_cli.reporting.plain import Table, csv_table, json_value, markdown_table, text_table
+from nardy_cli.reporting.plain import (
+    Table,
+    csv_table,
+    html_table,
+    html_table_pieces,
+    json_value,
+    markdown_table,
+    text_table,
+)
+from nardy_cli.reporting.report import REPORT_CHARTS, SHOWN_FINDING_COLUMNS, report_page, report_tables
 from nardy_cli.reporting.stats import (
+    CASCADE_COLUMNS,
     chi_square_test,
     dice_counts,
     dice_fairness,
@@ -24,6 +34,7 @@ from nardy_cli.reporting.stats import (
     luck_display,
     luck_table,
     mean_bounds,
+    outcome_counts,
     quality_display,
     quality_summary,
     shortened,
@@ -66,6 +77,34 @@ def test_text_of_objects_is_to_string_of_filled_objects(table):
     frame = pd.DataFrame([dict(zip(labels, row)) for row in rows], columns=labels)
     if rows:
         assert text_table(labels, rows, objects=True) == frame.astype(object).fillna("").to_string(index=False)
+
+
+HEADER_STYLE = ' style="text-align: right;"'
+
+
+def pandas_html(frame, css_class=""):
+    """A table of the report as pandas wrote it."""
+    html = frame.astype(object).fillna("—").to_html(index=False, border=0, classes=css_class or None)
+    return html.replace(HEADER_STYLE, "", 1)
+
+
+@settings(max_examples=400, deadline=None)
+@given(tables((st.none() | st.booleans() | INT | FLOAT | TEXT,)), st.sampled_from(["", "inputs", "finding wide"]))
+def test_html_is_to_html_of_filled_objects(table, css_class):
+    labels, rows = table
+    assert html_table(labels, rows, css_class) == pandas_html(pd.DataFrame(rows, columns=labels), css_class)
+
+
+@settings(max_examples=200, deadline=None)
+@given(tables((st.none() | INT | FLOAT | TEXT,)), st.integers(1, 3))
+def test_html_in_parts_is_the_parts_to_html_joined(table, size):
+    """Each part is typed on its own, as a DataFrame of it: whole numbers read as floats in one part only."""
+    labels, rows = table
+    parts = [rows[start:start + size] for start in range(0, len(rows), size)] or [[]]
+    frames = [pandas_html(pd.DataFrame(part, columns=labels)) for part in parts]
+    joined = frames[0].rsplit("  </tbody>", 1)[0] + "".join(
+        frame.split("<tbody>\n", 1)[1].rsplit("  </tbody>", 1)[0] for frame in frames[1:]) + "  </tbody>\n</table>"
+    assert "".join(html_table_pieces((labels, part) for part in parts)) == joined
 
 
 @st.composite
@@ -210,3 +249,49 @@ def test_stats_without_a_report_loads_neither_pandas_nor_numpy():
     assert CORPORA is not None  # needs_corpus skips the test without them
     assert not command_modules("stats", str(CORPORA / "xg"), "--jobs", "1") & {"pandas", "numpy", "matplotlib"}
     assert not command_modules("stats", str(SAMPLES / "long"), "--standings", "--format", "json") & {"pandas", "numpy"}
+
+
+def pandas_report_tables(aggregates, lang):
+    """Every table of the report page as pandas wrote it."""
+    def labelled(frame):
+        return frame.rename(columns=lambda column: tr(column, lang))
+
+    variants = summarize(aggregates, "variant")
+    cascades = [column for column in CASCADE_COLUMNS if column in variants]
+    tables = [pandas_html(summary_display(variants.drop(columns=cascades), lang))]
+    if cascades:
+        shown = variants.loc[variants[cascades].notna().any(axis=1), cascades].round(1).reset_index()
+        tables.append(pandas_html(labelled(shown)))
+    tables.append(pandas_html(summary_display(summarize(aggregates, "player"), lang)))
+    counts = outcome_counts(aggregates, "variant")
+    outcomes = counts.rename(columns=lambda outcome: tr(outcome, lang), index=lambda key: tr(key, lang))
+    tables.append(pandas_html(outcomes.rename_axis(index=tr("variant", lang)).reset_index()))
+    tables.append(pandas_html(fairness_display(dice_fairness(dice_counts(aggregates, total=True)), lang)))
+    tables.append(pandas_html(luck_display(luck_table(aggregates), lang)))
+    quality = quality_summary(aggregates)
+    if not quality.empty:
+        tables.append(pandas_html(quality_display(quality, lang)))
+    if aggregates.matches:
+        tables.append(pandas_html(standings_display(standings_table(aggregates), lang)))
+        tables.append(pandas_html(labelled(pd.DataFrame(aggregates.first_matches, columns=list(MATCH_COLUMNS)))))
+    if aggregates.findings:
+        findings = pd.DataFrame(aggregates.first_findings, columns=list(FINDING_COLUMNS)).loc[:, list(SHOWN_FINDING_COLUMNS)]
+        findings["side"] = findings["side"].map(lambda side: tr(side, lang), na_action="ignore")
+        findings["move_number"] = findings["move_number"].astype("Int64")
+        tables.append(pandas_html(labelled(findings), "finding"))
+    files = [(name, totals.games) for name, totals in aggregates.groups["file"].items()]
+    tables.append(pandas_html(pd.DataFrame(files, columns=[tr("file", lang), tr("games", lang)]), "inputs"))
+    rules = sorted(aggregates.rule_sets.items())
+    tables.append(pandas_html(pd.DataFrame(rules, columns=[tr("rules", lang), tr("games", lang)]), "inputs"))
+    return tables
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_the_report_page_has_the_tables_pandas_wrote(corpus, lang):
+    _, aggregates = corpus
+    charts = {name: b"" for name in REPORT_CHARTS}
+    page = "".join(report_page(aggregates, report_tables(aggregates), dict.fromkeys(charts, ""), charts, lang))
+    tables = pandas_report_tables(aggregates, lang)
+    assert page.count("<table") == len(tables)
+    for table in tables:
+        assert f'<div class="wide">{table}</div>' in page

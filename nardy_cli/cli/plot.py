@@ -1,5 +1,5 @@
 """``nardy plot``: charts of a game's pip race, and of a corpus's outcomes, lengths and dice.
-pandas and matplotlib are imported inside the commands, as in :mod:`nardy_cli.cli.stats`."""
+matplotlib (and for the race, pandas) are imported inside the commands, as in :mod:`nardy_cli.cli.stats`."""
 from __future__ import annotations
 
 import click

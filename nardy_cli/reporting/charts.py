@@ -4,6 +4,8 @@ Figures are made, rendered and saved by :mod:`nardy_cli.reporting.figures`.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
@@ -11,10 +13,12 @@ from matplotlib.figure import Figure
 from nardy_cli.analysis.aggregates import ROLL_CLASSES, SCORED, SIDE_KEYS, Aggregates
 from nardy_cli.core.sides import BLACK, WHITE
 from nardy_cli.reporting.figures import new_figure
-from nardy_cli.reporting.frames import pd
 from nardy_cli.reporting.labels import tr
 from nardy_cli.reporting.plain import Table
-from nardy_cli.reporting.stats import ROLL_PROBABILITIES, chi_square, dice_counts, summarize, summary_parts
+from nardy_cli.reporting.stats import ROLL_PROBABILITIES, chi_square, dice_rows, summary_parts, summary_rows
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 OUTCOME_COLOURS = {"oin": "#8fb3d9", "mars": "#f0a35e", "home-mars": "#d9534f", "koks": "#7a1f1f"}
 SIDE_COLOURS = {WHITE: "#d49a2a", BLACK: "#222222"}
@@ -30,17 +34,17 @@ def outcomes_chart(aggregates: Aggregates, lang: str = "en", limit: int = 20) ->
     """Stacked bars of each player's wins by oin / mars / home mars / koks as a share of the player's
     games, so that a player of many games does not dwarf the others: the ``limit`` players with the
     most games, the most first, each labelled with their games."""
-    summary = Table.joined(summary_parts(aggregates, "player", limit)).frame().iloc[::-1]
+    summary = Table.joined(summary_parts(aggregates, "player", limit))
     figure = new_figure(tr("title_outcomes_by_player", lang), (8.0, 2.0 + 0.35 * max(len(summary), 3)))
     axes = figure.add_subplot()
-    if summary.empty:
+    if not len(summary):
         _no_data(axes, lang)
         return figure
-    games = summary["games"].to_numpy(dtype=float)
-    names = [f"{name} (n={int(n)})" for name, n in zip(summary.index, games)]
+    games = np.array(summary.columns["games"][::-1], dtype=float)
+    names = [f"{name} (n={int(n)})" for name, n in zip(summary.index[::-1], games)]
     left = np.zeros(len(summary))
     for outcome in SCORED:
-        values = 100 * summary[outcome].to_numpy(dtype=float) / games
+        values = 100 * np.array(summary.columns[outcome][::-1], dtype=float) / games
         axes.barh(names, values, left=left, label=tr(outcome, lang), color=OUTCOME_COLOURS[outcome])
         left += values
     axes.set_xlim(0, 100)
@@ -71,19 +75,22 @@ def lengths_chart(aggregates: Aggregates, lang: str = "en") -> Figure:
 
 def first_mover_chart(aggregates: Aggregates, lang: str = "en") -> Figure:
     """The first mover's win rate per variant, with Wilson 95 % intervals and the 50 % line."""
-    summary = summarize(aggregates, "variant")
+    summary = summary_rows(aggregates, "variant")
     figure = new_figure(tr("title_first_mover", lang), (6.0, 4.5))
     axes = figure.add_subplot()
-    if summary.empty:
+    if not len(summary):
         _no_data(axes, lang)
         return figure
-    rates = 100 * summary["first_mover_rate"].to_numpy(dtype=float)
-    errors = [rates - 100 * summary["first_mover_low"].to_numpy(dtype=float),
-              100 * summary["first_mover_high"].to_numpy(dtype=float) - rates]
+
+    def percent(name: str) -> np.ndarray:
+        return 100 * np.array(summary.columns[name], dtype=float)
+
+    rates = percent("first_mover_rate")
+    errors = [rates - percent("first_mover_low"), percent("first_mover_high") - rates]
     labels = [tr(variant, lang) for variant in summary.index]
     bars = axes.bar(labels, rates, yerr=errors, capsize=8,
                     color=[VARIANT_COLOURS.get(v, "#888888") for v in summary.index])
-    axes.bar_label(bars, labels=[f"{rate:.1f}%\nn={n}" for rate, n in zip(rates, summary["first_mover_games"])],
+    axes.bar_label(bars, labels=[f"{rate:.1f}%\nn={n}" for rate, n in zip(rates, summary.columns["first_mover_games"])],
                    label_type="center")
     axes.axhline(50, linestyle="--", color="grey", label=tr("even", lang))
     axes.set_ylim(0, 100)
@@ -103,10 +110,10 @@ def dice_chart(aggregates: Aggregates, player: str | None = None, lang: str = "e
 
     Raises ValueError when ``player`` has no rolls.
     """
-    counts = dice_counts(aggregates, player)
-    if counts.empty:
+    counts = dice_rows(aggregates, player)
+    if not len(counts):
         raise ValueError(f"no rolls of player {player!r}")
-    observed = counts.iloc[0].to_numpy(dtype=float)
+    observed = np.array([counts.columns[roll][0] for roll in ROLL_CLASSES], dtype=float)
     n = int(observed.sum())
     p_value = chi_square(observed, ROLL_PROBABILITIES)[1][0]
     who = player or tr("all", lang)

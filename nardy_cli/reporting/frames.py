@@ -1,6 +1,6 @@
-"""pandas, imported for the tables and charts; in the ``nardy`` command's own process without the
-pyarrow that pandas 3 loads whenever it is installed: no table here has an Arrow column, and
-loading it costs every ``nardy stats`` 0.15 s and 36 MiB, a quarter of the memory a run may take.
+"""pandas, imported for the DataFrames the library gives and for ``nardy plot race``; in the
+``nardy`` command's own process without the pyarrow that pandas 3 loads whenever it is installed:
+no table here has an Arrow column, and loading it costs 0.15 s and 36 MiB.
 A library caller's pandas is left as it is (it may want pyarrow later: pandas decides once), and
 so is a pandas or a pyarrow already loaded (``--parquet`` writes with pyarrow).
 

@@ -4,7 +4,8 @@ importing it: ``nardy stats`` prints a few dozen rows, and pandas alone takes ha
 
 What is reproduced (pandas 3): ``to_string(index=False, line_width=...)`` (:func:`text_table`),
 ``to_csv()`` (:func:`csv_table`), ``json.loads(to_json(orient="records"))`` (:meth:`Table.records`
-with :func:`json_value`), and :func:`markdown_table`. tests/test_plain.py compares each with pandas.
+with :func:`json_value`), ``to_html(index=False)`` of the objects (:func:`html_table`), and
+:func:`markdown_table`. tests/test_plain.py compares each with pandas.
 """
 from __future__ import annotations
 
@@ -71,6 +72,10 @@ class Table:
         return [{self.index_label: label, **dict(zip(names, values))}
                 for label, values in zip(self.index, zip(*self.columns.values()) if names else [()] * len(self))]
 
+    def as_lists(self) -> tuple[list[str], list[list[Any]]]:
+        """The columns, the index's first (under :attr:`index_label`), and the rows as lists of values."""
+        return [self.index_label, *self.columns], [list(row.values()) for row in self.rows()]
+
     def records(self) -> list[dict[str, Any]]:
         """``json.loads(frame.reset_index().to_json(orient="records"))`` of :meth:`frame`."""
         return [{name: json_value(value) for name, value in row.items()} for row in self.rows()]
@@ -93,6 +98,12 @@ class Table:
             dtype = str(column.dtype)
             table.add(name, column.tolist(), dtype if dtype in ("int64", "float64", "bool") else None)
         return table
+
+
+def record_table(records: Sequence[dict[str, Any]]) -> tuple[list[str], list[list[Any]]]:
+    """The columns and rows of ``pd.DataFrame(records)`` (records with the same keys, in the same order)."""
+    columns = list(records[0]) if records else []
+    return columns, [[record.get(column) for column in columns] for record in records]
 
 
 def in_parts(items: Iterable[Item], size: int | None) -> Iterator[list[Item]]:
@@ -207,13 +218,13 @@ def _text_cells(values: list[Any]) -> tuple[list[str], bool]:
     return _object_cells(values), False
 
 
-def _filled(values: list[Any]) -> list[Any]:
-    """A column as ``DataFrame(rows).astype(object).fillna("")`` leaves it: whole numbers made
-    floats in a column pandas reads as ``float64`` (numbers with a float or a gap), gaps empty."""
+def _filled(values: list[Any], gap: str = "") -> list[Any]:
+    """A column as ``DataFrame(rows).astype(object).fillna(gap)`` leaves it: whole numbers made
+    floats in a column pandas reads as ``float64`` (numbers with a float or a gap), gaps ``gap``."""
     present = [value for value in values if not is_missing(value)]
     floats = (not all(_is_int(value) for value in values)
               and all(isinstance(value, (int, float)) and not isinstance(value, bool) for value in present))
-    return ["" if is_missing(value) else float(value) if floats else value for value in values]
+    return [gap if is_missing(value) else float(value) if floats else value for value in values]
 
 
 def _blocks(widths: list[int], line_width: int) -> list[int]:
@@ -304,3 +315,39 @@ def text_table_pieces(columns: Sequence[str], parts: Iterable[Sequence[Sequence[
         headers = _headers(columns, [whole or truth for whole, truth in zip(integers, booleans)])
         widths = [max(len(header), width) for header, width in zip(headers, widths)]
         yield from _laid_out(headers, widths, lambda: kept, line_width)
+
+
+# --- HTML, as DataFrame.astype(object).fillna("—").to_html(index=False) -----------------------
+
+HTML_GAP = "—"  # what a report's table shows for a missing value
+
+
+def _html_cell(kind: str, text: str) -> str:
+    """A cell as ``to_html`` writes it: ``&``, ``<`` and ``>`` escaped, the spaces at its ends
+    dropped, two spaces in a row made non-breaking."""
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").strip()
+    return f"      <{kind}>{text.replace('  ', '&nbsp;&nbsp;')}</{kind}>"
+
+
+def html_table(columns: Sequence[str], rows: Sequence[Sequence[Any]], css_class: str = "") -> str:
+    """``pd.DataFrame(rows, columns=columns).astype(object).fillna("—").to_html(index=False,
+    classes=css_class or None)``, but for the inline style of its header row (the page's style
+    sheet aligns the headers as their columns)."""
+    return "".join(html_table_pieces([(columns, rows)], css_class))
+
+
+def html_table_pieces(parts: Iterable[tuple[Sequence[str], Sequence[Sequence[Any]]]],
+                      css_class: str = "") -> Iterator[str]:
+    """:func:`html_table` of the rows of ``parts`` (each its columns and rows: all with the first
+    part's columns, or without a row) as one table, in pieces, a part at a time; each part's
+    columns are typed on their own, as a DataFrame of the part would have them."""
+    for number, (columns, rows) in enumerate(parts):
+        if number == 0:
+            classes = " ".join(["dataframe", *css_class.split()])
+            yield "\n".join([f'<table class="{classes}">', "  <thead>", "    <tr>",
+                             *(_html_cell("th", _escaped(column)) for column in columns),
+                             "    </tr>", "  </thead>", "  <tbody>", ""])
+        cells = [_object_cells(_filled([row[position] for row in rows], HTML_GAP)) for position in range(len(columns))]
+        yield "".join("    <tr>\n" + "".join(_html_cell("td", cell) + "\n" for cell in row) + "    </tr>\n"
+                      for row in zip(*cells))
+    yield "  </tbody>\n</table>"

@@ -21,15 +21,10 @@ from nardy_cli.reporting.plain import (
     Table,
     csv_table_pieces,
     markdown_table,
+    record_table,
     text_table,
     text_table_pieces,
 )
-
-
-def _cells(rows: list[dict[str, Any]]) -> tuple[list[str], list[list[Any]]]:
-    """The columns and rows of a display table (rows of cells by header), as ``pd.DataFrame(rows)`` has them."""
-    columns = list(rows[0]) if rows else []
-    return columns, [[row.get(column) for column in columns] for row in rows]
 
 
 def format_statistics(summary: Iterable[Table], fairness: Iterable[Table], output_format: str, lang: str,
@@ -93,7 +88,7 @@ def _shown(parts: Iterable[Table], cells: Callable[[Table, str], list[dict[str, 
            output_format: str, lang: str, line_width: int | None = None, no_rows: str | None = None) -> Iterator[str]:
     """A table given in parts as its ``cells`` in ``lang`` show it, in pieces: Markdown under its
     heading, or text (``no_rows`` instead, when given and the table has none)."""
-    shown = (_cells(cells(part, lang)) for part in parts)
+    shown = (record_table(cells(part, lang)) for part in parts)
     columns, rows = next(shown)
     if output_format == "md":
         yield f"## {tr(heading, lang)}\n\n{markdown_table(columns, rows)}"
@@ -113,7 +108,7 @@ def format_ratings(rows: list[dict[str, Any]], output_format: str, lang: str) ->
         return tr("no_data", lang)
     table = [{tr(column, lang): f"{row[column]:.1f}" if isinstance(row[column], float) else row[column]
               for column in RATING_COLUMNS} for row in rows]
-    return (markdown_table if output_format == "md" else text_table)(*_cells(table))
+    return (markdown_table if output_format == "md" else text_table)(*record_table(table))
 
 
 def format_rows(rows: list[dict[str, Any]], columns: tuple[str, ...], output_format: str) -> str:

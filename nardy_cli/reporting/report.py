@@ -9,22 +9,29 @@ from __future__ import annotations
 import base64
 import gc
 import html
+import math
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 from matplotlib.figure import Figure
 
-from nardy_cli.analysis.aggregates import FINDING_COLUMNS, GROUPINGS, MATCH_COLUMNS, Aggregates
+from nardy_cli.analysis.aggregates import GROUPINGS, MATCH_COLUMNS, Aggregates
 from nardy_cli.files.output import atomic_output
 from nardy_cli.reporting.board_picture import finding_boards
 from nardy_cli.reporting.charts import dice_chart, first_mover_chart, lengths_chart, outcomes_chart
 from nardy_cli.reporting.figures import FORMATS, save_figure
-from nardy_cli.reporting.frames import pd
 from nardy_cli.reporting.labels import plural, tr
-from nardy_cli.reporting.plain import Table, csv_table_pieces, in_parts
+from nardy_cli.reporting.plain import (
+    Table,
+    csv_table_pieces,
+    html_table,
+    html_table_pieces,
+    in_parts,
+    record_table,
+)
 from nardy_cli.reporting.stats import (
     CASCADE_COLUMNS,
     dice_parts,
@@ -32,15 +39,13 @@ from nardy_cli.reporting.stats import (
     fairness_parts,
     luck_cells,
     luck_parts,
-    outcome_counts,
     outcome_rows,
-    outcomes_display,
+    outcomes_labelled,
     quality_cells,
     quality_parts,
     standings_cells,
     standings_parts,
     summary_cells,
-    summary_display,
     summary_parts,
 )
 from nardy_cli.reporting.tables import REPORT_PAGE, report_folder
@@ -91,22 +96,19 @@ def report_charts(aggregates: Aggregates, lang: str) -> dict[str, Figure]:
     return {name: draw(aggregates, lang) for name, draw in REPORT_CHARTS.items()}
 
 
-def _html_table(table: pd.DataFrame, css_class: str = "") -> str:
-    """A table as HTML, headers aligned as their columns (no pandas inline style), in a box that
-    scrolls sideways rather than overflowing the page."""
-    text = table.astype(object).fillna("—").to_html(index=False, border=0, classes=css_class or None)
-    return '<div class="wide">' + text.replace(' style="text-align: right;"', "") + "</div>"
+def _html_table(columns: Sequence[str], rows: Sequence[Sequence[Any]], css_class: str = "") -> str:
+    """A table as HTML (:func:`~nardy_cli.reporting.plain.html_table`), in a box that scrolls
+    sideways rather than overflowing the page."""
+    return '<div class="wide">' + html_table(columns, rows, css_class) + "</div>"
 
 
-def _html_table_parts(frames: Iterable[pd.DataFrame], css_class: str = "") -> Iterator[str]:
-    """:func:`_html_table` of the rows of ``frames`` (at least one, all with the same columns) as
-    one table, made a frame at a time."""
-    end = ""
-    for number, frame in enumerate(frames):
-        head, rest = _html_table(frame, css_class).split("<tbody>\n", 1)  # (a cell's text is escaped)
-        rows, end = rest.rsplit("  </tbody>", 1)
-        yield (head + "<tbody>\n" + rows) if number == 0 else rows
-    yield "  </tbody>" + end
+def _html_table_parts(parts: Iterable[tuple[Sequence[str], Sequence[Sequence[Any]]]],
+                      css_class: str = "") -> Iterator[str]:
+    """:func:`_html_table` of the rows of ``parts`` (each its columns and rows) as one table, made a
+    part at a time."""
+    yield '<div class="wide">'
+    yield from html_table_pieces(parts, css_class)
+    yield "</div>"
 
 
 def _inputs_html(aggregates: Aggregates, lang: str) -> Iterator[str]:
@@ -114,10 +116,8 @@ def _inputs_html(aggregates: Aggregates, lang: str) -> Iterator[str]:
     a part at a time: there may be as many as games)."""
     columns = [tr("file", lang), tr("games", lang)]
     files = ((name, totals.games) for name, totals in aggregates.groups["file"].items())
-    parts = in_parts(files, INPUT_PART_ROWS)
-    yield from _html_table_parts((pd.DataFrame(part, columns=columns) for part in parts), "inputs")
-    rules = pd.DataFrame(sorted(aggregates.rule_sets.items()), columns=[tr("rules", lang), tr("games", lang)])
-    yield _html_table(rules, "inputs")
+    yield from _html_table_parts(((columns, part) for part in in_parts(files, INPUT_PART_ROWS)), "inputs")
+    yield _html_table([tr("rules", lang), tr("games", lang)], sorted(aggregates.rule_sets.items()), "inputs")
 
 
 def _image(png: bytes, title: str) -> str:
@@ -128,37 +128,55 @@ def _image(png: bytes, title: str) -> str:
 def _findings_html(aggregates: Aggregates, lang: str, boards: list[str | None] | None = None) -> str:
     if not aggregates.findings:
         return f"<p>{html.escape(tr('no_findings', lang))}</p>"
-    shown = pd.DataFrame(aggregates.first_findings, columns=list(FINDING_COLUMNS)).loc[:, list(SHOWN_FINDING_COLUMNS)]
-    if boards:
-        shown["board"] = boards
-    shown["side"] = shown["side"].map(lambda side: tr(side, lang), na_action="ignore")
-    shown["move_number"] = shown["move_number"].astype("Int64")  # move 5, not 5.0, where a result has none
-    text = _html_table(shown.rename(columns=lambda column: tr(column, lang)), "finding")
+    columns = [*SHOWN_FINDING_COLUMNS, *(["board"] if boards else [])]
+    rows = []
+    for number, finding in enumerate(aggregates.first_findings):
+        row: dict[str, Any] = {column: finding.get(column) for column in SHOWN_FINDING_COLUMNS}
+        if row["side"] is not None:
+            row["side"] = tr(row["side"], lang)
+        if row["move_number"] is not None:  # move 5, not 5.0, where a result has none
+            row["move_number"] = str(int(row["move_number"]))
+        if boards:
+            row["board"] = boards[number]
+        rows.append(list(row.values()))
+    text = _html_table([tr(column, lang) for column in columns], rows, "finding")
     text = re.sub(r"<td>(boards/finding-\d+\.png)</td>",
                   lambda match: f'<td><a href="{match.group(1)}">{html.escape(tr("board", lang))}</a></td>', text)
-    if aggregates.findings > len(shown):
-        text += f"<p>{html.escape(tr('more_findings', lang, n=aggregates.findings - len(shown)))}</p>"
+    if aggregates.findings > len(rows):
+        text += f"<p>{html.escape(tr('more_findings', lang, n=aggregates.findings - len(rows)))}</p>"
     return text
 
 
 def _matches_html(aggregates: Aggregates, lang: str) -> str:
-    shown = pd.DataFrame(aggregates.first_matches, columns=list(MATCH_COLUMNS))
+    rows = [[match.get(column) for column in MATCH_COLUMNS] for match in aggregates.first_matches]
     line = tr("matches_line", lang, matches=aggregates.matches, complete=aggregates.complete_matches)
     text = f"<p>{html.escape(line)}</p>"
-    text += _html_table(shown.rename(columns=lambda column: tr(column, lang)))
-    if aggregates.matches > len(shown):
-        text += f"<p>{html.escape(tr('more_matches', lang, n=aggregates.matches - len(shown)))}</p>"
+    text += _html_table([tr(column, lang) for column in MATCH_COLUMNS], rows)
+    if aggregates.matches > len(rows):
+        text += f"<p>{html.escape(tr('more_matches', lang, n=aggregates.matches - len(rows)))}</p>"
     return text
 
 
-def _summary_html(summary: pd.DataFrame, lang: str) -> list[str]:
+def _one_decimal(value: float) -> float:
+    """``value`` rounded to one decimal as numpy rounds it (×10, to even, ÷10)."""
+    tenfold = value * 10
+    return math.copysign(round(tenfold) / 10, value) if math.isfinite(tenfold) else tenfold / 10
+
+
+def _summary_html(summary: Table, lang: str) -> list[str]:
     """The summary by variant, and crazy nardy's cascades in a table of their own (one table would
     be wider than the page)."""
-    cascades = [column for column in CASCADE_COLUMNS if column in summary]
-    tables = [_html_table(summary_display(summary.drop(columns=cascades), lang))]
+    cascades = [column for column in CASCADE_COLUMNS if column in summary.columns]
+    games = Table(summary.index_name, summary.index)
+    for name, values in summary.columns.items():
+        if name not in cascades:
+            games.add(name, values, summary.dtypes[name])
+    tables = [_html_table(*record_table(summary_cells(games, lang)))]
     if cascades:
-        shown = summary.loc[summary[cascades].notna().any(axis=1), cascades].round(1).reset_index()
-        tables.append(_html_table(shown.rename(columns=lambda column: tr(column, lang))))
+        rows = [[key, *(_one_decimal(summary.columns[name][position]) for name in cascades)]
+                for position, key in enumerate(summary.index)
+                if any(not math.isnan(summary.columns[name][position]) for name in cascades)]
+        tables.append(_html_table([tr(column, lang) for column in [summary.index_label, *cascades]], rows))
     return tables
 
 
@@ -173,7 +191,7 @@ def report_page(aggregates: Aggregates, tables: dict[str, Callable[[], Iterator[
             yield from [part] if isinstance(part, str) else part
 
     def table(name: str, cells: Callable[[Table, str], list[dict[str, Any]]]) -> Iterator[str]:
-        return _html_table_parts(pd.DataFrame(cells(part, lang)) for part in tables[name]())
+        return _html_table_parts(record_table(cells(part, lang)) for part in tables[name]())
 
     def chart(name: str) -> str:
         return _image(pngs[name], titles[name])
@@ -181,11 +199,11 @@ def report_page(aggregates: Aggregates, tables: dict[str, Callable[[], Iterator[
     summary = ", ".join(plural(key, count, lang) for key, count in (
         ("games", aggregates.games), ("files", len(aggregates.groups["file"])), ("turns", aggregates.turns),
         ("legal_games", aggregates.legal), ("findings", aggregates.findings)))
-    variants = Table.joined(tables["summary_by_variant"]()).frame()
+    variants = Table.joined(tables["summary_by_variant"]())
     sections = [
         section("title_summary", f"<p>{html.escape(summary)}</p>", *_summary_html(variants, lang)),
         section("title_players", table("summary_by_player", summary_cells), chart("outcomes")),
-        section("title_outcomes", _html_table(outcomes_display(outcome_counts(aggregates, "variant"), lang)),
+        section("title_outcomes", _html_table(*outcomes_labelled(outcome_rows(aggregates, "variant"), lang).as_lists()),
                 chart("first_mover")),
         section("title_lengths", chart("lengths")),
         section("title_dice", table("dice_fairness", fairness_cells), chart("dice")),

@@ -3,7 +3,8 @@ intervals, outcome counts, dice counts and their fairness tests, luck, standings
 text cells labelled in English or Russian.
 
 Each table is computed once, in plain Python, as a :class:`~nardy_cli.reporting.plain.Table` (the
-``*_rows`` functions, which ``nardy stats`` prints without importing pandas); the functions that
+``*_rows`` and ``*_parts`` functions, which ``nardy stats`` prints and its report writes without
+importing pandas); the functions that
 return pandas DataFrames (``summarize``, ``dice_counts``, ...) wrap those tables.
 """
 from __future__ import annotations
@@ -551,11 +552,18 @@ def standings_display(standings: pd.DataFrame, lang: str = "en") -> pd.DataFrame
     return standings.reset_index().rename(columns=lambda column: tr(column, lang))
 
 
+def outcomes_labelled(counts: Table, lang: str = "en") -> Table:
+    """The table of :func:`outcomes_display` (indexed by its first column), of an :func:`outcome_rows` table."""
+    variants = counts.index_name == "variant"
+    table = Table(tr(str(counts.index_name), lang), [tr(key, lang) if variants else key for key in counts.index])
+    for name, values in counts.columns.items():
+        table.add(tr(name, lang), values, counts.dtypes[name])
+    return table
+
+
 def outcomes_display(counts: pd.DataFrame, lang: str = "en") -> pd.DataFrame:
     """An :func:`outcome_counts` table with outcome and group names in ``lang``."""
-    table = counts.rename(columns=lambda outcome: tr(outcome, lang),
-                          index=lambda key: tr(key, lang) if counts.index.name == "variant" else key)
-    return table.rename_axis(index=tr(str(counts.index.name), lang)).reset_index()
+    return outcomes_labelled(Table.of_frame(counts), lang).frame().reset_index()
 
 
 def quality_cells(quality: Table, lang: str = "en") -> list[dict[str, Any]]:
