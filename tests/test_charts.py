@@ -15,7 +15,7 @@ from matplotlib.patches import Rectangle
 from numpy.typing import ArrayLike
 
 from nardy_cli import notations
-from nardy_cli.analysis.aggregates import GROUPINGS, SCORED, TURN_COLUMNS, Aggregates, aggregate, turn_rows
+from nardy_cli.analysis.aggregates import GROUPINGS, SCORED, Aggregates, aggregate, turn_rows
 from nardy_cli.analysis.selfplay import generate
 from nardy_cli.analysis.validate import validate_games
 from nardy_cli.cli.main import cli
@@ -151,8 +151,7 @@ def test_dice_chart_title_gives_n_and_p_value(corpus):
 def test_race_chart_follows_the_pips_of_the_game(corpus):
     _, _, pairs = corpus
     game, result = pairs[0]
-    turns = pd.DataFrame(turn_rows(game, result), columns=list(TURN_COLUMNS))
-    figure = race_chart(turns, (360, 360), "Ann – Boris", "ru", ("Ann", "Boris"))
+    figure = race_chart(turn_rows(game, result), (360, 360), "Ann – Boris", "ru", ("Ann", "Boris"))
     white, black, *marks = figure.axes[0].get_lines()
     legend_box = figure.axes[0].get_legend()
     assert legend_box is not None
@@ -287,6 +286,5 @@ def test_race_chart_marks_an_illegal_turn():
 
     game = list(iter_games(["sample_games/long/kazan-cup-2026.ntn"], on_error=print))[1]
     result = replay(game.record)
-    turns = pd.DataFrame(turn_rows(game, result), columns=list(TURN_COLUMNS))
-    *_, marks = race_chart(turns, None, "", "en", ("A", "B")).axes[0].get_lines()
+    *_, marks = race_chart(turn_rows(game, result), None, "", "en", ("A", "B")).axes[0].get_lines()
     assert points(marks.get_xdata()) == [10] and points(marks.get_ydata()) == [result.turns[9].after.pips(BLACK)]

@@ -228,10 +228,11 @@ def test_a_board_picture_loads_matplotlib_but_not_pandas(tmp_path):
     assert "matplotlib" in loaded and not loaded & {"pandas", "pyarrow"}
 
 
-def test_a_report_loads_matplotlib_but_not_pandas(tmp_path):
-    """Its tables are written by nardy_cli.reporting.plain: pandas would add a fifth to the memory
-    of a report over a server's players."""
-    loaded = command_modules("stats", SAMPLE, "--out", str(tmp_path / "report"), "--quiet")
+@pytest.mark.parametrize("args", [("stats", SAMPLE, "--quiet", "--out"), ("plot", "race", SAMPLE, "-o")], ids=" ".join)
+def test_a_report_or_a_chart_loads_matplotlib_but_not_pandas(args, tmp_path):
+    """Their tables are written by nardy_cli.reporting.plain: pandas would add a fifth to the
+    memory of a report over a server's players."""
+    loaded = command_modules(*args, str(tmp_path / "out.png"))
     assert "matplotlib" in loaded and not loaded & {"pandas", "pyarrow"}
 
 

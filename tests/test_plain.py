@@ -275,7 +275,8 @@ def pandas_report_tables(aggregates, lang):
         tables.append(pandas_html(standings_display(standings_table(aggregates), lang)))
         tables.append(pandas_html(labelled(pd.DataFrame(aggregates.first_matches, columns=list(MATCH_COLUMNS)))))
     if aggregates.findings:
-        findings = pd.DataFrame(aggregates.first_findings, columns=list(FINDING_COLUMNS)).loc[:, list(SHOWN_FINDING_COLUMNS)]
+        findings = pd.DataFrame(aggregates.first_findings, columns=list(FINDING_COLUMNS))
+        findings = findings.loc[:, list(SHOWN_FINDING_COLUMNS)]
         findings["side"] = findings["side"].map(lambda side: tr(side, lang), na_action="ignore")
         findings["move_number"] = findings["move_number"].astype("Int64")
         tables.append(pandas_html(labelled(findings), "finding"))

@@ -11,7 +11,6 @@ from typing import Any
 
 import click
 
-from nardy_cli import reporting
 from nardy_cli.cli.options import EXIT_INPUT
 from nardy_cli.files.output import Terminated
 
@@ -92,13 +91,12 @@ def _fail(ctx: click.Context, message: str) -> None:
 def cli(ctx: click.Context, debug: bool) -> None:
     """Replay, validate, analyse and convert records of long, short and crazy nardy."""
     ctx.meta["nardy.debug"] = debug
-    if not reporting.COMMAND_PROCESS:  # once a process (tests invoke the command many times in one)
+    if not gc.get_freeze_count():  # once a process (tests invoke the command many times in one)
         # The modules loaded by now live as long as the process: the cycle collector need not look
         # at them again. A replay makes and frees a great many small acyclic objects, which reference
         # counting frees: a young collection after every 20,000 of them, not 700, costs 3 % less time.
         gc.freeze()
         gc.set_threshold(GC_YOUNG_THRESHOLD)
-    reporting.COMMAND_PROCESS = True
 
 
 GC_YOUNG_THRESHOLD = 20_000

@@ -1,5 +1,5 @@
 """``nardy plot``: charts of a game's pip race, and of a corpus's outcomes, lengths and dice.
-matplotlib (and for the race, pandas) are imported inside the commands, as in :mod:`nardy_cli.cli.stats`."""
+matplotlib is imported inside the commands, as in :mod:`nardy_cli.cli.stats`."""
 from __future__ import annotations
 
 import click
@@ -35,10 +35,9 @@ def race(path: str, number: int, rules: tuple[str, ...], output: str, force: boo
     """Both sides' pip counts after every turn of one game of FILE."""
     from nardy_cli.reporting.charts import race_chart
     from nardy_cli.reporting.figures import save_figure
-    from nardy_cli.reporting.stats import turns_table
 
     game, result = load_game(path, number, rules)
-    turns = turns_table(turn_rows(game, result))
+    turns = turn_rows(game, result)
     start = (result.start.pips(WHITE), result.start.pips(BLACK)) if result.start else None
     subtitle = f"{game.record.title()}, {tr('game', lang)} {number}"
     names = (game.record.player(WHITE), game.record.player(BLACK))

@@ -4,7 +4,8 @@ Figures are made, rendered and saved by :mod:`nardy_cli.reporting.figures`.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 from matplotlib.axes import Axes
@@ -16,9 +17,6 @@ from nardy_cli.reporting.figures import new_figure
 from nardy_cli.reporting.labels import tr
 from nardy_cli.reporting.plain import Table
 from nardy_cli.reporting.stats import ROLL_PROBABILITIES, chi_square, dice_rows, summary_parts, summary_rows
-
-if TYPE_CHECKING:
-    import pandas as pd
 
 OUTCOME_COLOURS = {"oin": "#8fb3d9", "mars": "#f0a35e", "home-mars": "#d9534f", "koks": "#7a1f1f"}
 SIDE_COLOURS = {WHITE: "#d49a2a", BLACK: "#222222"}
@@ -138,27 +136,27 @@ def dice_chart(aggregates: Aggregates, player: str | None = None, lang: str = "e
     return figure
 
 
-def race_chart(turns: pd.DataFrame, start_pips: tuple[int, int] | None = None, subtitle: str = "",
+def race_chart(turns: Sequence[Mapping[str, Any]], start_pips: tuple[int, int] | None = None, subtitle: str = "",
                lang: str = "en", names: tuple[str, str] | None = None) -> Figure:
-    """Both sides' pip counts after each turn of one game (``turns``: its per-turn rows),
+    """Both sides' pip counts after each turn of one game (``turns``: its per-turn rows,
+    :func:`~nardy_cli.analysis.aggregates.turn_rows`),
     from ``start_pips`` (White's, Black's) at turn 0 when given; the legend names the players
     (``names``: White's, Black's) and a red cross marks each illegal turn."""
     title = tr("title_race", lang) + (f": {subtitle}" if subtitle else "")
     figure = new_figure(title, (9.0, 4.5))
     axes = figure.add_subplot()
-    x = turns["turn"].astype(int).tolist()
-    lines = {WHITE: turns["pips_white"].astype(int).tolist(), BLACK: turns["pips_black"].astype(int).tolist()}
+    x = [int(row["turn"]) for row in turns]
+    lines = {WHITE: [int(row["pips_white"]) for row in turns], BLACK: [int(row["pips_black"]) for row in turns]}
     if start_pips:
         x = [0] + x
         lines = {WHITE: [start_pips[0]] + lines[WHITE], BLACK: [start_pips[1]] + lines[BLACK]}
     for index, (side, key) in enumerate(SIDE_KEYS.items()):
         label = f"{names[index]} ({tr(key, lang)})" if names else tr(key, lang)
         axes.plot(x, lines[side], label=label, color=SIDE_COLOURS[side], linewidth=2, drawstyle="steps-post")
-    illegal = turns[~turns["legal"].astype(bool)]
-    if not illegal.empty:
-        pips = [row["pips_white"] if row["side"] in (WHITE, "white") else row["pips_black"]
-                for _, row in illegal.iterrows()]
-        axes.plot(illegal["turn"].astype(int).tolist(), pips, linestyle="none", marker="X", markersize=10,
+    illegal = [row for row in turns if not row["legal"]]
+    if illegal:
+        pips = [row["pips_white"] if row["side"] in (WHITE, "white") else row["pips_black"] for row in illegal]
+        axes.plot([int(row["turn"]) for row in illegal], pips, linestyle="none", marker="X", markersize=10,
                   color="#d62728", label=tr("illegal_turn", lang))
     axes.set_xlabel(tr("turn", lang))
     axes.set_ylabel(tr("pips", lang))

@@ -82,7 +82,7 @@ class Table:
 
     def frame(self) -> pd.DataFrame:
         """The table as a DataFrame indexed by its index."""
-        from nardy_cli.reporting.frames import pd
+        import pandas as pd
 
         index = pd.Index(self.index, name=self.index_name)
         return pd.DataFrame({name: pd.Series(values, index=index, dtype=self.dtypes[name])

@@ -21,7 +21,6 @@ from nardy_cli.analysis.aggregates import (
     OUTCOMES,
     ROLL_CLASSES,
     SCORED,
-    TURN_COLUMNS,
     Aggregates,
     GroupTotals,
     RollCounts,
@@ -53,7 +52,7 @@ def _z(confidence: float) -> float:
 
 
 def _frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
-    from nardy_cli.reporting.frames import pd
+    import pandas as pd
 
     return pd.DataFrame(rows)
 
@@ -250,7 +249,7 @@ def standings_parts(aggregates: Aggregates) -> Iterator[Table]:
 
 def standings_table(aggregates: Aggregates) -> pd.DataFrame:
     """The standings of every event (:meth:`nardy_cli.analysis.standings.Standings.rows`), one row per player."""
-    from nardy_cli.reporting.frames import pd
+    import pandas as pd
 
     return pd.DataFrame(aggregates.standings.rows(), columns=list(STANDINGS_COLUMNS)).set_index("event")
 
@@ -268,7 +267,7 @@ def quality_parts(aggregates: Aggregates) -> Iterator[Table]:
 def quality_summary(aggregates: Aggregates) -> pd.DataFrame:
     """One row per player of the games whose record carries analysis (see :mod:`nardy_cli.analysis.play_quality`):
     games, decisions, equity lost, error rate, blunders, luck and luck per game."""
-    from nardy_cli.reporting.frames import pd
+    import pandas as pd
 
     return pd.DataFrame(aggregates.quality.rows(), columns=list(QUALITY_COLUMNS)).set_index("player")
 
@@ -588,9 +587,3 @@ def markdown_table(table: pd.DataFrame) -> str:
     """A GitHub-flavoured Markdown table of ``table``'s columns (the index is left out)."""
     return plain.markdown_table([str(column) for column in table.columns], list(table.itertuples(index=False)))
 
-
-def turns_table(rows: list[dict[str, Any]]) -> pd.DataFrame:
-    """A game's turn rows (:func:`~nardy_cli.analysis.aggregates.turn_rows`) as a table, as ``race_chart`` takes it."""
-    from nardy_cli.reporting.frames import pd
-
-    return pd.DataFrame(rows, columns=list(TURN_COLUMNS))
