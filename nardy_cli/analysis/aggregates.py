@@ -18,7 +18,7 @@ from nardy_cli.analysis import groups as grouping
 from nardy_cli.analysis.bearoff import ROLLS
 from nardy_cli.analysis.bearoff import roll_index as roll_class
 from nardy_cli.analysis.groups import Groups
-from nardy_cli.analysis.luck import LuckSums, TurnLuck, game_luck
+from nardy_cli.analysis.luck import LuckSums, PlayerLuck, TurnLuck, game_luck
 from nardy_cli.analysis.play_quality import Quality, QualityTotals, game_quality
 from nardy_cli.analysis.positions import position_values
 from nardy_cli.analysis.standings import Standings
@@ -285,11 +285,10 @@ class RollCounts:
 
 class Aggregates:
     """Every figure of the statistics, summed one game at a time. Past
-    :data:`~nardy_cli.analysis.groups.GROUPS_KEPT` groups of one grouping, of players' rolls or
-    of their standings, the rest wait in a spool (see :class:`~nardy_cli.analysis.groups.Groups`):
-    memory grows with the number of events (a number each) and of players (their luck, about 150
-    bytes: its float sums, added in parts, would not be the same to the last bit), never with the
-    number of games, turns, files or matches.
+    :data:`~nardy_cli.analysis.groups.GROUPS_KEPT` groups of one grouping, of players' rolls,
+    luck or standings, the rest wait in a spool (see :class:`~nardy_cli.analysis.groups.Groups`
+    and :class:`~nardy_cli.analysis.luck.PlayerLuck`): memory grows with the number of events (a
+    number each), never with the number of games, turns, players, files or matches.
 
     Groups keep the order in which they first appear. Per player, wins are the player's, outcomes
     count the player's wins of each kind, first-mover figures are the games the player began and
@@ -305,7 +304,7 @@ class Aggregates:
         self.groups: dict[str, Groups[GroupTotals]] = {
             by: Groups(GroupTotals, kept) for by in GROUPINGS if by in groupings}
         self.rolls: Groups[RollCounts] = Groups(RollCounts, kept)  # by player, once they have rolled
-        self.luck: dict[str, LuckSums] = {}  # by player (float sums: spooled parts would add up otherwise)
+        self.luck = PlayerLuck(kept)  # by player
         self.standings = Standings(kept)
         self.games = self.turns = self.legal = self.findings = 0
         self.first_findings: list[dict[str, Any]] = []  # the first FINDINGS_KEPT, for reports
@@ -353,10 +352,7 @@ class Aggregates:
         groups = self.groups
         for side, name in SIDE_KEYS.items():
             if stats.luck and side in stats.luck:
-                sums = self.luck.get(row[name])
-                if sums is None:  # not setdefault: a LuckSums made for every game costs as much as its adding
-                    sums = self.luck[row[name]] = LuckSums()
-                sums.add(stats.luck[side])
+                self.luck.add(row[name], stats.luck[side])
             won = winner == side
             if "player" in groups:
                 groups["player"].totals(row[name]).add(won, outcome if won else None, first_mover == side,

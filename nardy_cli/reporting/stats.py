@@ -191,12 +191,8 @@ def luck_rows(aggregates: Aggregates) -> Table:
 
 def luck_parts(aggregates: Aggregates) -> Iterator[Table]:
     """The table of :func:`luck_table` in parts, as :func:`summary_parts` gives its table."""
-    everyone = LuckSums()
-    for player in aggregates.luck.values():
-        everyone.add(player)
-    for part in in_parts(chain([None], sorted(aggregates.luck, key=str)), PART_ROWS):
-        yield _luck_table(["all" if player is None else player for player in part],
-                          [everyone if player is None else aggregates.luck[player] for player in part])
+    for part in in_parts(chain([("all", aggregates.luck.everyone())], aggregates.luck.in_key_order()), PART_ROWS):
+        yield _luck_table([player for player, _ in part], [sums for _, sums in part])
 
 
 def _luck_table(players: list[str], sums: list[LuckSums]) -> Table:

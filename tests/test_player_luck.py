@@ -1,0 +1,74 @@
+"""Each player's luck held in memory up to a bound and spooled past it
+(:class:`~nardy_cli.analysis.luck.PlayerLuck`): every float sum the same to the last bit as adding
+the games as they came, in memory that does not grow with the number of players."""
+from __future__ import annotations
+
+import tracemalloc
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from nardy_cli.analysis.luck import LuckSums, PlayerLuck
+from nardy_cli.files import spool
+
+BEAROFF = st.floats(-1.0, 1.0) | st.sampled_from([0.1, 1 / 3, -2 / 7, 1e-17, 0.0])
+
+
+def game_sums(rolls: int, pips: int, luck: float, lost: int) -> LuckSums:
+    return LuckSums(rolls, pips, pips * pips, rolls // 4, rolls, lost, lost * lost, int(luck != 0), luck, luck * luck)
+
+
+sums = st.builds(game_sums, st.integers(0, 30), st.integers(0, 200), BEAROFF, st.integers(0, 50))
+games = st.lists(st.tuples(st.sampled_from(["Ann", "Boris", "Chen", "Dina", "Emil", "Фёдор"]), sums), max_size=40)
+
+
+def as_they_came(played: list[tuple[str, LuckSums]]) -> dict[str, LuckSums]:
+    """Each player's sums added game by game, as a dict keeps them: the oracle."""
+    held: dict[str, LuckSums] = {}
+    for player, game in played:
+        held.setdefault(player, LuckSums()).add(game)
+    return held
+
+
+def bits(pairs) -> list[tuple[str, str]]:
+    return [(player, repr(sums.values())) for player, sums in pairs]
+
+
+@settings(max_examples=400, deadline=None)
+@given(games, st.sampled_from([0, 1, 2, 3, None]), st.integers(0, 40), games)
+def test_spooled_luck_adds_up_to_the_last_bit_as_held_luck(played, kept, cut, later):
+    """Read half-way (the spool is then made again) and after more games, twice."""
+    luck = PlayerLuck(kept)
+    for player, game in played[:cut]:
+        luck.add(player, game)
+    expected = as_they_came(played[:cut])
+    assert bits(luck.in_key_order()) == bits(sorted(expected.items()))
+    for player, game in played[cut:] + later:
+        luck.add(player, game)
+    expected = as_they_came(played + later)
+    everyone = LuckSums()
+    for sums_of_one in expected.values():  # in the order the players came
+        everyone.add(sums_of_one)
+    for _ in range(2):
+        assert bits(luck.in_key_order()) == bits(sorted(expected.items()))
+        assert repr(luck.everyone().values()) == repr(everyone.values())
+
+
+def test_memory_does_not_grow_with_the_number_of_players(monkeypatch):
+    """Five times the players take no more memory, however they are read back."""
+    monkeypatch.setattr(spool, "MEMORY_BYTES", 1 << 14)
+    monkeypatch.setattr(spool, "MERGED_RUNS", 4)
+    monkeypatch.setattr(spool, "READ_BYTES", 1 << 10)
+    peaks = []
+    for players in (1_000, 5_000):
+        tracemalloc.start()
+        try:
+            luck = PlayerLuck(100)
+            for number in range(2 * players):
+                luck.add(f"player-{number % players}", LuckSums(2, 16, 130, 0, 2, 3, 9, 1, 0.25, 0.0625))
+            assert sum(sums.rolls for _, sums in luck.in_key_order()) == 4 * players
+            assert luck.everyone().rolls == 4 * players
+            peaks.append(tracemalloc.get_traced_memory()[1])
+        finally:
+            tracemalloc.stop()
+    assert peaks[1] < peaks[0] + (1 << 18), peaks
