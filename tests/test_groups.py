@@ -3,7 +3,6 @@
 held, in memory that does not grow with the number of groups."""
 from __future__ import annotations
 
-import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -18,6 +17,7 @@ from nardy_cli.analysis.groups import Groups
 from nardy_cli.cli.main import cli
 from nardy_cli.files import spool
 from nardy_cli.reporting import plain, report, stats
+from support.memory import assert_flat_memory
 
 games = st.tuples(st.sampled_from("abcdefg"), st.booleans(), st.sampled_from(["oin", "mars", None]), st.booleans(),
                   st.integers(1, 90), st.integers(0, 40), st.booleans())
@@ -83,23 +83,14 @@ def test_a_group_merged_from_its_parts_is_the_group():
 
 def test_memory_does_not_grow_with_the_number_of_groups(monkeypatch):
     """Five times the groups take no more memory, held or read back in either order."""
-    monkeypatch.setattr(spool, "MEMORY_BYTES", 1 << 14)
-    monkeypatch.setattr(grouping, "GROUPS_KEPT", 100)
-    monkeypatch.setattr(spool, "MERGED_RUNS", 4)  # the runs open at once, each with its buffer, are few
-    monkeypatch.setattr(spool, "READ_BYTES", 1 << 10)  # and their blocks small: a level more of runs adds little
-    peaks = []
-    for keys in (1_000, 5_000):
-        tracemalloc.start()
-        try:
-            groups = Groups(GroupTotals, grouping.GROUPS_KEPT)
-            for number in range(keys):
-                groups.totals(f"file-{number}.txt").add(True, "oin", True, True, 40 + number % 30, 7)
-            assert sum(totals.games for _, totals in groups.ordered(busiest_first)) == keys
-            assert sum(totals.games for totals in groups.values()) == len(groups) == keys
-            peaks.append(tracemalloc.get_traced_memory()[1])
-        finally:
-            tracemalloc.stop()
-    assert peaks[1] < peaks[0] + (1 << 18), peaks  # held, or read back all at once, 4,000 groups more add 3-4 MB
+    def fill_and_read(keys: int) -> None:
+        groups = Groups(GroupTotals, grouping.GROUPS_KEPT)
+        for number in range(keys):
+            groups.totals(f"file-{number}.txt").add(True, "oin", True, True, 40 + number % 30, 7)
+        assert sum(totals.games for _, totals in groups.ordered(busiest_first)) == keys
+        assert sum(totals.games for totals in groups.values()) == len(groups) == keys
+
+    assert_flat_memory(monkeypatch, fill_and_read)
 
 
 def report_files(folder: Path) -> dict[str, bytes]:

@@ -3,13 +3,11 @@
 the games as they came, in memory that does not grow with the number of players."""
 from __future__ import annotations
 
-import tracemalloc
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nardy_cli.analysis.luck import LuckSums, PlayerLuck
-from nardy_cli.files import spool
+from support.memory import assert_flat_memory
 
 BEAROFF = st.floats(-1.0, 1.0) | st.sampled_from([0.1, 1 / 3, -2 / 7, 1e-17, 0.0])
 
@@ -56,19 +54,11 @@ def test_spooled_luck_adds_up_to_the_last_bit_as_held_luck(played, kept, cut, la
 
 def test_memory_does_not_grow_with_the_number_of_players(monkeypatch):
     """Five times the players take no more memory, however they are read back."""
-    monkeypatch.setattr(spool, "MEMORY_BYTES", 1 << 14)
-    monkeypatch.setattr(spool, "MERGED_RUNS", 4)
-    monkeypatch.setattr(spool, "READ_BYTES", 1 << 10)
-    peaks = []
-    for players in (1_000, 5_000):
-        tracemalloc.start()
-        try:
-            luck = PlayerLuck(100)
-            for number in range(2 * players):
-                luck.add(f"player-{number % players}", LuckSums(2, 16, 130, 0, 2, 3, 9, 1, 0.25, 0.0625))
-            assert sum(sums.rolls for _, sums in luck.in_key_order()) == 4 * players
-            assert luck.everyone().rolls == 4 * players
-            peaks.append(tracemalloc.get_traced_memory()[1])
-        finally:
-            tracemalloc.stop()
-    assert peaks[1] < peaks[0] + (1 << 18), peaks
+    def fill_and_read(players: int) -> None:
+        luck = PlayerLuck(100)
+        for number in range(2 * players):
+            luck.add(f"player-{number % players}", LuckSums(2, 16, 130, 0, 2, 3, 9, 1, 0.25, 0.0625))
+        assert sum(sums.rolls for _, sums in luck.in_key_order()) == 4 * players
+        assert luck.everyone().rolls == 4 * players
+
+    assert_flat_memory(monkeypatch, fill_and_read)

@@ -1,0 +1,30 @@
+"""The memory test of what is spooled past a bound: more keys take no more memory."""
+from __future__ import annotations
+
+import tracemalloc
+from collections.abc import Callable
+
+from nardy_cli.analysis import groups as grouping
+from nardy_cli.files import spool
+
+GROWTH = 1 << 18  # what four times the keys more may add: held, or read back all at once, they add MBs
+
+
+def assert_flat_memory(monkeypatch, fill_and_read: Callable[[int], None],
+                       sizes: tuple[int, int] = (1_000, 5_000)) -> None:
+    """``fill_and_read(n)`` (which keeps and reads back ``n`` keys) peaks no higher for the larger of
+    ``sizes`` than for the smaller, give or take :data:`GROWTH`: 100 groups held, spools of 16 KiB
+    in memory, sort merges of 4 runs, each read 1 KiB at a time (a level more of runs adds little)."""
+    monkeypatch.setattr(spool, "MEMORY_BYTES", 1 << 14)
+    monkeypatch.setattr(grouping, "GROUPS_KEPT", 100)
+    monkeypatch.setattr(spool, "MERGED_RUNS", 4)
+    monkeypatch.setattr(spool, "READ_BYTES", 1 << 10)
+    peaks = []
+    for size in sizes:
+        tracemalloc.start()
+        try:
+            fill_and_read(size)
+            peaks.append(tracemalloc.get_traced_memory()[1])
+        finally:
+            tracemalloc.stop()
+    assert peaks[1] < peaks[0] + GROWTH, peaks
