@@ -157,14 +157,17 @@ def test_spooled_standings_are_the_held_ones(log, kept, run):
         grouping.GROUPS_KEPT = original
 
 
-def test_memory_of_the_standings_does_not_grow_with_their_players(monkeypatch):
-    """Five times the players, each meeting others in matches, take no more memory."""
-    def fill_and_read(players: int) -> None:
+def test_memory_of_the_standings_does_not_grow_with_their_players_or_events(monkeypatch):
+    """Five times the players, each meeting others in matches, take no more memory; nor do five
+    times the events (a server may give each match an event of its own)."""
+    def fill_and_read(players: int, events: int) -> None:
         standings = Standings(grouping.GROUPS_KEPT)
         for number in range(players):
             first, second = f"player {number}", f"player {(number * 7 + 3) % players}"
-            standings.add_match(match(first, second, first, event="Online"))
-            standings.add_game(game(first, second, WHITE, 2, event="Online"))
+            event = f"Online {number % events}"
+            standings.add_match(match(first, second, first, event=event))
+            standings.add_game(game(first, second, WHITE, 2, event=event))
         assert sum(row["match_wins"] for row in standings.rows()) == players
 
-    assert_flat_memory(monkeypatch, fill_and_read)
+    assert_flat_memory(monkeypatch, lambda players: fill_and_read(players, 1))
+    assert_flat_memory(monkeypatch, lambda players: fill_and_read(players, players))

@@ -287,8 +287,8 @@ class Aggregates:
     """Every figure of the statistics, summed one game at a time. Past
     :data:`~nardy_cli.analysis.groups.GROUPS_KEPT` groups of one grouping, of players' rolls,
     luck or standings, the rest wait in a spool (see :class:`~nardy_cli.analysis.groups.Groups`
-    and :class:`~nardy_cli.analysis.luck.PlayerLuck`): memory grows with the number of events (a
-    number each), never with the number of games, turns, players, files or matches.
+    and :class:`~nardy_cli.analysis.luck.PlayerLuck`): memory does not grow with the number of
+    games, turns, players, events, files or matches.
 
     Groups keep the order in which they first appear. Per player, wins are the player's, outcomes
     count the player's wins of each kind, first-mover figures are the games the player began and

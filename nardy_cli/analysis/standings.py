@@ -8,9 +8,9 @@ games and money games alike. A player's Buchholz is the sum of the match wins of
 they met in a complete match (an opponent met twice counts twice), the usual first tie-break of a
 Swiss event; it is shown for every event, and means something only where pairings are Swiss.
 
-A server's event may have as many players as games: the standings are kept by
-:class:`~nardy_cli.analysis.groups.Groups` and the opponents met in a spool, and the Buchholz
-scores and the ranks are found by external sorts.
+A server's event may have as many players as games, and a server as many events as matches: the
+standings are kept by :class:`~nardy_cli.analysis.groups.Groups` and the opponents met in a spool,
+and the order of the events, the Buchholz scores and the ranks are found by external sorts.
 """
 from __future__ import annotations
 
@@ -65,14 +65,12 @@ class Standings:
 
     def __init__(self, kept: int | None = None) -> None:
         self.players: Groups[PlayerStanding] = Groups(PlayerStanding, kept)  # by (event, player)
-        self.events: dict[str, int] = {}  # each event, numbered in order of appearance
         self._met: Spool[tuple[str, str, str]] = Spool()  # (event, opponent, player) of each complete match
         self._came = 0  # (event, player) pairs so far
 
     def _player(self, event: str, name: str) -> PlayerStanding:
         standing = self.players.totals((event, name))
         if standing.first < 0:  # new, or new again since its sums were spooled (merged, the first counts)
-            self.events.setdefault(event, len(self.events))
             standing.first = self._came
             self._came += 1
         return standing
@@ -122,20 +120,39 @@ class Standings:
                    "buchholz": buchholz}
 
     def _ranked(self) -> Iterator[tuple[Any, ...]]:
-        """What sorts each player with a row into the standings: the event's number, match wins,
-        Buchholz and points won minus lost (negated: the most first), when the player first came;
-        then the key, the sums and the Buchholz."""
-        buchholz = self._buchholz()
-        score = next(buchholz, None)
-        for key, standing in self.players.in_key_order():
-            points = 0
-            while score is not None and score[0] <= key:
-                if score[0] == key:
-                    points = score[1]
-                score = next(buchholz, None)
-            if standing.played:
-                yield (self.events[key[0]], -standing.match_wins, -points, standing.points_lost - standing.points_won,
-                       standing.first, key, standing.record(), points)
+        """What sorts each player with a row into the standings: when the event's first player came
+        (the events in the order they came), match wins, Buchholz and points won minus lost (negated:
+        the most first), when the player first came; then the key, the sums and the Buchholz."""
+        with Spool[tuple[str, int]]() as events:
+            events.extend(self._events())
+            buchholz = self._buchholz()
+            score = next(buchholz, None)
+            came = iter(events)
+            event = next(came, None)
+            for key, standing in self.players.in_key_order():
+                while event is not None and event[0] < key[0]:
+                    event = next(came, None)
+                assert event is not None and event[0] == key[0]
+                points = 0
+                while score is not None and score[0] <= key:
+                    if score[0] == key:
+                        points = score[1]
+                    score = next(buchholz, None)
+                if standing.played:
+                    yield (event[1], -standing.match_wins, -points, standing.points_lost - standing.points_won,
+                           standing.first, key, standing.record(), points)
+
+    def _events(self) -> Iterator[tuple[str, int]]:
+        """Each event, in the order of the events, and when its first player came (the least
+        ``first`` of its players: the order the events came)."""
+        event: tuple[str, int] | None = None
+        for (name, _), standing in self.players.in_key_order():
+            if event is not None and event[0] != name:
+                yield event
+                event = None
+            event = (name, standing.first if event is None else min(event[1], standing.first))
+        if event is not None:
+            yield event
 
     def _buchholz(self) -> Iterator[tuple[tuple[str, str], int]]:
         """Each (event, player) key that met an opponent who won a match, and the sum of the match
