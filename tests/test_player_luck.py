@@ -1,12 +1,14 @@
-"""Each player's luck held in memory up to a bound and spooled past it
-(:class:`~nardy_cli.analysis.luck.PlayerLuck`): every float sum the same to the last bit as adding
-the games as they came, in memory that does not grow with the number of players."""
+"""Each player's luck held in memory up to a bound and spooled past it (a
+:class:`~nardy_cli.analysis.groups.Groups` of :class:`~nardy_cli.analysis.luck.LuckSums` added
+``in_order``): every float sum the same to the last bit as adding the games as they came, in
+memory that does not grow with the number of players."""
 from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nardy_cli.analysis.luck import LuckSums, PlayerLuck
+from nardy_cli.analysis.groups import Groups
+from nardy_cli.analysis.luck import LuckSums
 from support.memory import assert_flat_memory
 
 BEAROFF = st.floats(-1.0, 1.0) | st.sampled_from([0.1, 1 / 3, -2 / 7, 1e-17, 0.0])
@@ -29,36 +31,44 @@ def as_they_came(played: list[tuple[str, LuckSums]]) -> dict[str, LuckSums]:
 
 
 def bits(pairs) -> list[tuple[str, str]]:
-    return [(player, repr(sums.values())) for player, sums in pairs]
+    return [(player, repr(sums.record())) for player, sums in pairs]
+
+
+def everyone(luck: Groups[LuckSums]) -> LuckSums:
+    """Every player's sums added in the order the players came, as the row ``all`` adds them."""
+    total = LuckSums()
+    for sums_of_one in luck.values():
+        total.add(sums_of_one)
+    return total
 
 
 @settings(max_examples=400, deadline=None)
-@given(games, st.sampled_from([0, 1, 2, 3, None]), st.integers(0, 40), games)
-def test_spooled_luck_adds_up_to_the_last_bit_as_held_luck(played, kept, cut, later):
+@given(games, st.sampled_from([0, 1, 2, 3, None]), st.sampled_from([1, 2, 5]), st.integers(0, 40), games)
+def test_spooled_luck_adds_up_to_the_last_bit_as_held_luck(played, kept, run, cut, later):
     """Read half-way (the spool is then made again) and after more games, twice."""
-    luck = PlayerLuck(kept)
+    luck = Groups(LuckSums, kept, in_order=True, run=run)
     for player, game in played[:cut]:
-        luck.add(player, game)
+        luck.totals(player).add(game)
     expected = as_they_came(played[:cut])
     assert bits(luck.in_key_order()) == bits(sorted(expected.items()))
     for player, game in played[cut:] + later:
-        luck.add(player, game)
+        luck.totals(player).add(game)
     expected = as_they_came(played + later)
-    everyone = LuckSums()
+    all_held = LuckSums()
     for sums_of_one in expected.values():  # in the order the players came
-        everyone.add(sums_of_one)
+        all_held.add(sums_of_one)
     for _ in range(2):
         assert bits(luck.in_key_order()) == bits(sorted(expected.items()))
-        assert repr(luck.everyone().values()) == repr(everyone.values())
+        assert repr(everyone(luck).record()) == repr(all_held.record())
 
 
 def test_memory_does_not_grow_with_the_number_of_players(monkeypatch):
     """Five times the players take no more memory, however they are read back."""
     def fill_and_read(players: int) -> None:
-        luck = PlayerLuck(100)
+        luck = Groups(LuckSums, 100, in_order=True)
         for number in range(2 * players):
-            luck.add(f"player-{number % players}", LuckSums(2, 16, 130, 0, 2, 3, 9, 1, 0.25, 0.0625))
+            luck.totals(f"player-{number % players}").add(LuckSums(2, 16, 130, 0, 2, 3, 9, 1, 0.25, 0.0625))
         assert sum(sums.rolls for _, sums in luck.in_key_order()) == 4 * players
-        assert luck.everyone().rolls == 4 * players
+        assert everyone(luck).rolls == 4 * players
 
     assert_flat_memory(monkeypatch, fill_and_read)

@@ -18,7 +18,7 @@ from nardy_cli.analysis import groups as grouping
 from nardy_cli.analysis.bearoff import ROLLS
 from nardy_cli.analysis.bearoff import roll_index as roll_class
 from nardy_cli.analysis.groups import Groups
-from nardy_cli.analysis.luck import LuckSums, PlayerLuck, TurnLuck, game_luck
+from nardy_cli.analysis.luck import LuckSums, TurnLuck, game_luck
 from nardy_cli.analysis.play_quality import Quality, QualityTotals, game_quality
 from nardy_cli.analysis.positions import position_values
 from nardy_cli.analysis.standings import Standings
@@ -286,9 +286,8 @@ class RollCounts:
 class Aggregates:
     """Every figure of the statistics, summed one game at a time. Past
     :data:`~nardy_cli.analysis.groups.GROUPS_KEPT` groups of one grouping, of players' rolls,
-    luck or standings, the rest wait in a spool (see :class:`~nardy_cli.analysis.groups.Groups`
-    and :class:`~nardy_cli.analysis.luck.PlayerLuck`): memory does not grow with the number of
-    games, turns, players, events, files or matches.
+    luck or standings, the rest wait in a spool (see :class:`~nardy_cli.analysis.groups.Groups`):
+    memory does not grow with the number of games, turns, players, events, files or matches.
 
     Groups keep the order in which they first appear. Per player, wins are the player's, outcomes
     count the player's wins of each kind, first-mover figures are the games the player began and
@@ -304,7 +303,9 @@ class Aggregates:
         self.groups: dict[str, Groups[GroupTotals]] = {
             by: Groups(GroupTotals, kept) for by in GROUPINGS if by in groupings}
         self.rolls: Groups[RollCounts] = Groups(RollCounts, kept)  # by player, once they have rolled
-        self.luck = PlayerLuck(kept)  # by player
+        # by player: float sums, added in the order the games came (a small record a game once
+        # spooled, sorted in runs 8 times as long)
+        self.luck: Groups[LuckSums] = Groups(LuckSums, kept, in_order=True, run=None if kept is None else 8 * kept)
         self.standings = Standings(kept)
         self.games = self.turns = self.legal = self.findings = 0
         self.first_findings: list[dict[str, Any]] = []  # the first FINDINGS_KEPT, for reports
@@ -352,7 +353,7 @@ class Aggregates:
         groups = self.groups
         for side, name in SIDE_KEYS.items():
             if stats.luck and side in stats.luck:
-                self.luck.add(row[name], stats.luck[side])
+                self.luck.totals(row[name]).add(stats.luck[side])
             won = winner == side
             if "player" in groups:
                 groups["player"].totals(row[name]).add(won, outcome if won else None, first_mover == side,

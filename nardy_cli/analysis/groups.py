@@ -29,12 +29,18 @@ class Groups(Generic[T]):
     """The :class:`Totals` (made by ``make``) of one grouping by key, in the order the keys first
     came. Memory holds ``kept`` of them at most (None: all): when more come, those held are
     spooled and let go, and the parts of a group are summed again when the groups are read, by
-    external sorts. Keys are strings, or tuples of them. Sums must be exact (integers) to be the
-    same however they are parted."""
+    external sorts, in runs of ``run`` (default :data:`GROUPS_KEPT`). Keys are strings, or tuples
+    of them. Sums must be exact (integers) to be the same however they are parted, or else added
+    ``in_order``: once groups are spooled, each call of :meth:`totals` then gets a part of its own,
+    and the parts are added in the order they came, which gives floats the bits that adding them as
+    they came gives (float addition is not associative)."""
 
-    def __init__(self, make: Callable[[], T], kept: int | None = None) -> None:
+    def __init__(self, make: Callable[[], T], kept: int | None = None, *, in_order: bool = False,
+                 run: int | None = None) -> None:
         self._make = make
         self._limit = kept
+        self._in_order = in_order
+        self._run = run
         self._held: dict[Any, T] = {}
         self._spool: Spool[tuple[Any, int, tuple[Any, ...]]] | None = None  # (key, first seen, record)
         self._spooled = 0  # keys of the held groups are numbered from here, in the order they came
@@ -43,8 +49,9 @@ class Groups(Generic[T]):
     def totals(self, key: Any) -> T:
         """The group of ``key``, made when it is new."""
         totals = self._held.get(key)
-        if totals is None:
-            if self._limit is not None and len(self._held) >= self._limit:
+        one_each = self._in_order and self._spool is not None
+        if totals is None or one_each:
+            if one_each or (self._limit is not None and len(self._held) >= self._limit):
                 self._spill()
             totals = self._held[key] = self._make()
         return totals
@@ -86,7 +93,7 @@ class Groups(Generic[T]):
             return
         compact: Spool[tuple[Any, int, tuple[Any, ...]]] = Spool(memory=0)
         group: tuple[int, Any, T] | None = None
-        for key, seen, record in sorted_spooled(chain(self._spool, self._held_entries()), GROUPS_KEPT):
+        for key, seen, record in sorted_spooled(chain(self._spool, self._held_entries()), self._run or GROUPS_KEPT):
             if group is not None and group[1] == key:
                 group[2].merge(record)
                 continue
@@ -141,7 +148,7 @@ class Groups(Generic[T]):
         return self._sorted(order)
 
     def _sorted(self, order: Order[T] | None) -> Iterator[tuple[Any, T]]:
-        for entry in sorted_spooled(self._entries(order), GROUPS_KEPT):
+        for entry in sorted_spooled(self._entries(order), self._run or GROUPS_KEPT):
             yield entry[-2], self._of_record(entry[-1])
 
     def _entries(self, order: Order[T] | None) -> Iterator[tuple[Any, ...]]:

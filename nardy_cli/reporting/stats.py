@@ -191,7 +191,10 @@ def luck_rows(aggregates: Aggregates) -> Table:
 
 def luck_parts(aggregates: Aggregates) -> Iterator[Table]:
     """The table of :func:`luck_table` in parts, as :func:`summary_parts` gives its table."""
-    for part in in_parts(chain([("all", aggregates.luck.everyone())], aggregates.luck.in_key_order()), PART_ROWS):
+    everyone = LuckSums()
+    for player in aggregates.luck.values():  # in the order the players came
+        everyone.add(player)
+    for part in in_parts(chain([("all", everyone)], aggregates.luck.in_key_order()), PART_ROWS):
         yield _luck_table([player for player, _ in part], [sums for _, sums in part])
 
 
