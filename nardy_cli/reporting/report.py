@@ -27,7 +27,6 @@ from nardy_cli.reporting.labels import plural, tr
 from nardy_cli.reporting.plain import (
     Table,
     csv_table_pieces,
-    html_table,
     html_table_pieces,
     in_parts,
     record_table,
@@ -99,7 +98,7 @@ def report_charts(aggregates: Aggregates, lang: str) -> dict[str, Figure]:
 def _html_table(columns: Sequence[str], rows: Sequence[Sequence[Any]], css_class: str = "") -> str:
     """A table as HTML (:func:`~nardy_cli.reporting.plain.html_table`), in a box that scrolls
     sideways rather than overflowing the page."""
-    return '<div class="wide">' + html_table(columns, rows, css_class) + "</div>"
+    return "".join(_html_table_parts([(columns, rows)], css_class))
 
 
 def _html_table_parts(parts: Iterable[tuple[Sequence[str], Sequence[Sequence[Any]]]],
