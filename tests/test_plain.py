@@ -126,7 +126,7 @@ def test_csv_and_json_are_pandas(table):
     frame = table.frame()
     assert csv_table(table) == frame.to_csv().rstrip("\n")
     assert csv_table(table, header=False) == frame.to_csv(header=False).rstrip("\n")
-    assert table.records() == json.loads(frame.reset_index().to_json(orient="records"))
+    assert json.dumps(table.records()) == json.dumps(json.loads(frame.reset_index().to_json(orient="records")))
     assert Table.of_frame(frame).frame().equals(frame)
 
 

@@ -64,6 +64,19 @@ def test_json_chunks_give_the_text_json_dumps_gives(head, lists, tail, memory, c
                 value.close()
 
 
+SCALARS = st.none() | st.booleans() | st.integers() | st.floats() | TEXTS
+
+
+@given(rows=st.lists(st.dictionaries(TEXTS | st.integers() | st.floats() | st.booleans() | st.none(), SCALARS,
+                                     max_size=6), max_size=4))
+@settings(max_examples=300, deadline=None)
+def test_a_table_row_is_spooled_as_json_dumps_writes_it(rows):
+    # rows (dicts of scalars, NaN and infinities too) take the C encoder's path: the same text
+    with JsonList() as listed:
+        listed.extend(rows)
+        assert list(listed) == [json.dumps(row, ensure_ascii=False, indent=2) for row in rows]
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.tuples(st.integers(-3, 3), st.text(max_size=3))), st.sampled_from([1, 2, 3, 1000]),
        st.sampled_from([2, 3, 32]))

@@ -160,7 +160,20 @@ class JsonList(Spool[Any]):
     :func:`json_chunks`."""
 
     def append(self, value: Any) -> None:
-        super().append(json.dumps(value, ensure_ascii=False, indent=2))
+        super().append(_indented(value))
+
+
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+_FLAT = json.JSONEncoder(ensure_ascii=False, separators=(",\n  ", ": "))  # no indent: the C encoder
+
+
+def _indented(value: Any) -> str:
+    """``json.dumps(value, ensure_ascii=False, indent=2)``; a dict of scalars (a table's row) by the
+    C encoder, whose separators give the same lines: with an indent, ``json`` encodes in Python,
+    three times slower."""
+    if type(value) is dict and value and all(type(item) in _SCALARS for item in value.values()):
+        return "{\n  " + _FLAT.encode(value)[1:-1] + "\n}"
+    return json.dumps(value, ensure_ascii=False, indent=2)
 
 
 def json_chunks(document: dict[str, Any] | JsonList) -> Iterator[str]:

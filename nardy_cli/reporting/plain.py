@@ -78,7 +78,9 @@ class Table:
 
     def records(self) -> list[dict[str, Any]]:
         """``json.loads(frame.reset_index().to_json(orient="records"))`` of :meth:`frame`."""
-        return [{name: json_value(value) for name, value in row.items()} for row in self.rows()]
+        names = [self.index_label, *self.columns]
+        values = [_json_values(column) for column in (self.index, *self.columns.values())]
+        return [dict(zip(names, row)) for row in zip(*values)]
 
     def frame(self) -> pd.DataFrame:
         """The table as a DataFrame indexed by its index."""
@@ -122,6 +124,9 @@ def in_parts(items: Iterable[Item], size: int | None) -> Iterator[list[Item]]:
 # --- the formats -------------------------------------------------------------------------------
 
 
+_TEN_DIGITS = 10 ** 10
+
+
 def json_value(value: Any) -> Any:
     """``value`` as pandas' ``to_json`` writes it, read back: floats rounded to 10 decimals as its
     encoder rounds them (half to even on the digits it computed), NaN and infinities null."""
@@ -139,9 +144,16 @@ def json_value(value: Any) -> Any:
     rest = scaled - fraction
     if rest > 0.5 or (rest == 0.5 and (fraction == 0 or fraction & 1)):
         fraction += 1
-    if fraction >= 10 ** 10:
-        fraction, whole = 0, whole + 1
-    return float(f"{'-' if negative else ''}{whole}.{fraction:010d}")
+    rounded = (whole * _TEN_DIGITS + fraction) / _TEN_DIGITS  # (rounded as float() rounds these digits)
+    return -rounded if negative else rounded
+
+
+def _json_values(values: list[Any]) -> list[Any]:
+    """:func:`json_value` of each of ``values``: themselves when none is a float (a column of whole
+    numbers, or of text, takes no call a value)."""
+    if any(issubclass(kind, float) for kind in set(map(type, values))):
+        return [json_value(value) for value in values]
+    return values
 
 
 def is_missing(value: Any) -> bool:
