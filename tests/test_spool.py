@@ -19,7 +19,7 @@ from locations import SAMPLES
 from nardy_cli.cli.main import cli
 from nardy_cli.files import spool
 from nardy_cli.files.output import OutputError
-from nardy_cli.files.spool import JsonList, Spool, json_chunks, sorted_spooled
+from nardy_cli.files.spool import JsonList, JsonValues, Spool, json_chunks, sorted_spooled
 
 TEXTS = st.text(st.characters(blacklist_categories=["Cs"]) | st.sampled_from(["\n", "\x00", "\udcff", "\x1b"]))
 JSON_VALUES = st.recursive(
@@ -40,28 +40,39 @@ def test_a_spool_gives_back_its_texts_in_order_in_memory_and_on_disk(texts, memo
 
 @given(head=st.dictionaries(TEXTS, JSON_VALUES, max_size=4), lists=st.lists(st.lists(JSON_VALUES, max_size=5),
        max_size=3), tail=st.dictionaries(TEXTS, JSON_VALUES, max_size=3), memory=st.sampled_from([1, None]),
-       chunk=st.sampled_from([1, 7, spool.CHUNK_CHARS]))
+       chunk=st.sampled_from([1, 7, spool.CHUNK_CHARS]), streamed=st.booleans())
 @settings(max_examples=200, deadline=None)
-def test_json_chunks_give_the_text_json_dumps_gives(head, lists, tail, memory, chunk):
+def test_json_chunks_give_the_text_json_dumps_gives(head, lists, tail, memory, chunk, streamed):
     listed = {f"list {index}": values for index, values in enumerate(lists)}
     document = {**head, **listed, **{key: value for key, value in tail.items() if key not in listed}}
     expected = json.dumps(document, ensure_ascii=False, indent=2)
-    spooled = {key: JsonList(memory) if key in listed else value for key, value in document.items()}
-    for key in listed:
-        spooled[key].extend(listed[key])
+
+    kept: list[JsonList] = []
+
+    def spooled() -> dict:  # the lists spooled, or (streamed) made as they are written
+        made = dict(document)
+        for key, values in listed.items():
+            if streamed:
+                made[key] = JsonValues(iter(values))
+            else:
+                made[key] = JsonList(memory)
+                made[key].extend(values)
+                kept.append(made[key])
+        return made
+
     whole = JsonList(memory)
     whole.extend(lists[0] if lists else [])
     original = spool.CHUNK_CHARS
     spool.CHUNK_CHARS = chunk
     try:
-        assert "".join(json_chunks(spooled)) == expected
+        assert "".join(json_chunks(spooled())) == expected
         assert "".join(json_chunks(whole)) == json.dumps(lists[0] if lists else [], ensure_ascii=False, indent=2)
-        assert all(len(piece) >= chunk for piece in list(json_chunks(spooled))[:-1])
+        assert "".join(json_chunks(JsonValues(iter(lists[0] if lists else [])))) == "".join(json_chunks(whole))
+        assert all(len(piece) >= chunk for piece in list(json_chunks(spooled()))[:-1])
     finally:
         spool.CHUNK_CHARS = original
-        for value in [*spooled.values(), whole]:
-            if isinstance(value, JsonList):
-                value.close()
+        for value in [*kept, whole]:
+            value.close()
 
 
 SCALARS = st.none() | st.booleans() | st.integers() | st.floats() | TEXTS

@@ -163,6 +163,19 @@ class JsonList(Spool[Any]):
         super().append(_indented(value))
 
 
+class JsonValues:
+    """The values of a JSON list as they come, encoded as :class:`JsonList` keeps them, when it is
+    written (see :func:`json_chunks`): for a list whose values come in order as it is written, which
+    needs no spool."""
+
+    def __init__(self, values: Iterable[Any]) -> None:
+        self._values = values
+
+    def __iter__(self) -> Iterator[str]:
+        for value in self._values:
+            yield _indented(value)
+
+
 _SCALARS = frozenset({str, int, float, bool, type(None)})
 _FLAT = json.JSONEncoder(ensure_ascii=False, separators=(",\n  ", ": "))  # no indent: the C encoder
 
@@ -176,10 +189,10 @@ def _indented(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, indent=2)
 
 
-def json_chunks(document: dict[str, Any] | JsonList) -> Iterator[str]:
+def json_chunks(document: dict[str, Any] | JsonList | JsonValues) -> Iterator[str]:
     """The text ``json.dumps(document, ensure_ascii=False, indent=2)`` gives, in pieces of about
-    :data:`CHUNK_CHARS`, a :class:`JsonList` (the document, or the value of one of its keys)
-    written as the list of its values."""
+    :data:`CHUNK_CHARS`, a :class:`JsonList` or :class:`JsonValues` (the document, or the value of
+    one of its keys) written as the list of its values."""
     pieces: list[str] = []
     size = 0
     for piece in _json_pieces(document):
@@ -192,13 +205,14 @@ def json_chunks(document: dict[str, Any] | JsonList) -> Iterator[str]:
         yield "".join(pieces)
 
 
-def _json_pieces(document: dict[str, Any] | JsonList) -> Iterator[str]:
-    if isinstance(document, JsonList):
+def _json_pieces(document: dict[str, Any] | JsonList | JsonValues) -> Iterator[str]:
+    if isinstance(document, (JsonList, JsonValues)):
         yield from _list_pieces(document, 0)
         return
     # each list stands in the document's text as a string of its own; its key's line, two spaces
     # in and found nowhere else (a string holds no line break), is where its values go
-    marks = {key: f"\x00{index}" for index, (key, value) in enumerate(document.items()) if isinstance(value, JsonList)}
+    marks = {key: f"\x00{index}" for index, (key, value) in enumerate(document.items())
+             if isinstance(value, (JsonList, JsonValues))}
     text = json.dumps({key: marks.get(key, value) for key, value in document.items()}, ensure_ascii=False, indent=2)
     for key, mark in marks.items():
         line = f"\n  {json.dumps(key, ensure_ascii=False)}: "
@@ -208,13 +222,10 @@ def _json_pieces(document: dict[str, Any] | JsonList) -> Iterator[str]:
     yield text
 
 
-def _list_pieces(values: JsonList, depth: int) -> Iterator[str]:
-    if not len(values):
-        yield "[]"
-        return
+def _list_pieces(texts: Iterable[str], depth: int) -> Iterator[str]:
     indent = "\n" + "  " * (depth + 1)
     separator = "["
-    for text in values:
+    for text in texts:
         yield separator + indent + text.replace("\n", indent)
         separator = ","
-    yield "\n" + "  " * depth + "]"
+    yield "[]" if separator == "[" else "\n" + "  " * depth + "]"

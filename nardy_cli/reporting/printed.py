@@ -10,12 +10,11 @@ import io
 import json
 import shutil
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import ExitStack
 from itertools import chain
 from typing import Any
 
 from nardy_cli.analysis.ratings import RATING_COLUMNS
-from nardy_cli.files.spool import JsonList, json_chunks
+from nardy_cli.files.spool import JsonValues, json_chunks
 from nardy_cli.reporting.labels import tr
 from nardy_cli.reporting.plain import (
     Table,
@@ -50,11 +49,10 @@ def format_statistics(summary: Iterable[Table], fairness: Iterable[Table], outpu
     if quality is not None:
         tables["analysis"] = (quality, quality_cells, "title_quality")
     if output_format == "json":
-        with ExitStack() as spools:
-            data: dict[str, Any] = {"by": first.index_name}
-            for key, (table, _, _) in tables.items():
-                data[key] = _records(table, spools.enter_context(JsonList()))
-            yield from json_chunks(data)
+        data: dict[str, Any] = {"by": first.index_name}
+        for key, (table, _, _) in tables.items():
+            data[key] = _records(table)
+        yield from json_chunks(data)
         return
     width = shutil.get_terminal_size((100, 24)).columns  # wider tables wrap into blocks of columns
     for number, (table, cells, heading) in enumerate(tables.values()):
@@ -71,17 +69,14 @@ def format_standings(standings: Iterable[Table], output_format: str, lang: str) 
         yield from csv_table_pieces(standings)
         return
     if output_format == "json":
-        with JsonList() as records:
-            yield from json_chunks(_records(standings, records))
+        yield from json_chunks(_records(standings))
         return
     yield from _shown(standings, standings_cells, "title_standings", output_format, lang, no_rows=tr("no_data", lang))
 
 
-def _records(parts: Iterable[Table], records: JsonList) -> JsonList:
-    """``records`` with the rows of every part added, as JSON gives them."""
-    for part in parts:
-        records.extend(part.records())
-    return records
+def _records(parts: Iterable[Table]) -> JsonValues:
+    """The rows of every part, as JSON gives them, made as they are written."""
+    return JsonValues(record for part in parts for record in part.records())
 
 
 def _shown(parts: Iterable[Table], cells: Callable[[Table, str], list[dict[str, Any]]], heading: str,
