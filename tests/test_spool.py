@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import heapq
 import json
 import tempfile
 import tracemalloc
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from click.testing import CliRunner
@@ -101,20 +103,26 @@ def test_sorted_spooled_sorts_as_sorted(values, run, merged):
         spool.MERGED_RUNS = original
 
 
-def test_sorted_spooled_keeps_few_files_open(monkeypatch):
-    opened, made = [], spool._spooled
+def test_sorted_spooled_keeps_one_file_and_merges_few_runs_at_once(monkeypatch):
+    opened, merges = [], []
 
-    def spooled(entries):
-        opened.append(made(entries))
-        return opened[-1]
+    class Recorded(Spool):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            opened.append(self)
 
-    monkeypatch.setattr(spool, "_spooled", spooled)
+    def merge(*runs):
+        merges.append(len(runs))
+        return heapq.merge(*runs)
+
+    monkeypatch.setattr(spool, "Spool", Recorded)
+    monkeypatch.setattr(spool, "heapq", SimpleNamespace(merge=merge))
     entries = [(number * 7919 % 1000, number) for number in range(1000)]
-    merged = sorted_spooled(entries, 1)
+    merged = sorted_spooled(entries, 3)  # 334 runs: 128 merged, then 80, then the last 128
     assert next(merged) == min(entries)
-    assert sum(not kept._file.closed for kept in opened) <= 2 * spool.MERGED_RUNS  # not a file for each of 1,000 runs
+    assert len(opened) == 1 and merges == [128, 80, 128]
     assert list(merged) == sorted(entries)[1:]
-    assert all(kept._file.closed for kept in opened)
+    assert opened[0]._file.closed
 
 
 def test_a_spool_keeps_no_more_than_its_bound_in_memory():

@@ -21,8 +21,8 @@ MEMORY_BYTES = 1 << 20
 """What a spool keeps in memory before it moves to a temporary file."""
 READ_BYTES = 1 << 14
 """What a spool reads of its file at a time."""
-MERGED_RUNS = 32
-"""Sorted runs :func:`sorted_spooled` merges into one at a time."""
+MERGED_RUNS = 128
+"""Sorted runs :func:`sorted_spooled` merges at a time (each reads a block of :data:`READ_BYTES`)."""
 CHUNK_CHARS = 1 << 16
 """About how long the pieces of text :func:`json_chunks` gives are (each is written at once)."""
 Value = TypeVar("Value")
@@ -74,24 +74,46 @@ class Spool(Generic[Value]):
         return self._count
 
     def __iter__(self) -> Iterator[Value]:
+        return self._values(0, self._count)
+
+    def add_run(self, values: Iterable[Value]) -> tuple[int, int]:
+        """Append ``values``; where they start in the spool and how many they are, to read them
+        again with :meth:`run`."""
+        start, count = self._bytes, self._count
+        self.extend(values)
+        return start, self._count - count
+
+    def run(self, start: int, count: int) -> Iterator[Value]:
+        """The ``count`` values from ``start``, as :meth:`add_run` told them; several runs may be
+        read at once, and values appended meanwhile."""
+        return self._values(start, count)
+
+    def _values(self, position: int, count: int) -> Iterator[Value]:
         # each value is read from a block of the file held in memory: marshal.load from the file
-        # itself would read it a few bytes at a time, six times slower
+        # itself would read it a few bytes at a time, six times slower; the file is sought before
+        # each block, as other readers and appends move it
         try:
-            self._read = True
-            self._file.seek(0)
             block, start = b"", 0
-            for _ in range(self._count):
+            for _ in range(count):
                 if start + _SIZE.size > len(block):
-                    block, start = block[start:] + self._file.read(READ_BYTES), 0
+                    block, start, position = self._more(block, start, position, READ_BYTES)
                 (size,) = _SIZE.unpack_from(block, start)
                 start += _SIZE.size
                 if start + size > len(block):
-                    block, start = block[start:] + self._file.read(max(READ_BYTES, size)), 0
+                    block, start, position = self._more(block, start, position, max(READ_BYTES, size))
                 yield marshal.loads(memoryview(block)[start:start + size])
                 start += size
         except OSError as error:
             raise OutputError(f"cannot read back the temporary file of what is written at the end: "
                               f"{error.strerror or error}") from error
+
+    def _more(self, block: bytes, start: int, position: int, size: int) -> tuple[bytes, int, int]:
+        """The rest of ``block`` from ``start`` and ``size`` bytes read from ``position``, and the
+        position after them."""
+        self._read = True
+        self._file.seek(position)
+        data = self._file.read(size)
+        return block[start:] + data, 0, position + len(data)
 
     def close(self) -> None:
         self._file.close()
@@ -114,44 +136,25 @@ def spools() -> Iterator[Callable[[], Spool[Any]]]:
 
 def sorted_spooled(entries: Iterable[Value], run: int) -> Iterator[Value]:
     """``sorted(entries)``, in memory for ``run`` entries at a time however many there are: each run
-    of that many is sorted and spooled, and the runs are merged (:data:`MERGED_RUNS` at a time,
-    so that few files are open). Entries are what a :class:`Spool` keeps, and no two of them
-    compare equal (put what tells them apart in them), so that the order is the one ``sorted`` gives."""
+    of that many is sorted and spooled, one after another in one file, and the runs are merged
+    (:data:`MERGED_RUNS` at most at a time: the first ones into one, until that many are left).
+    Entries are what a :class:`Spool` keeps, and no two of them compare equal (put what tells them
+    apart in them), so that the order is the one ``sorted`` gives."""
     entries = iter(entries)
     part = sorted(islice(entries, run))  # type: ignore[type-var]  # entries compare as tuples do
     if len(part) < run:  # all of them at once: no spool
         yield from part
         return
-    levels: list[list[Spool[Any]]] = []  # the runs not yet merged, by how many merges made them
-    try:
-        while part:
-            _add_run(levels, _spooled(part))
-            part = sorted(islice(entries, run))  # type: ignore[type-var]
-        yield from heapq.merge(*(kept for level in levels for kept in level))
-    finally:
-        for level in levels:
-            for kept in level:
-                kept.close()
-
-
-def _add_run(levels: list[list[Spool[Any]]], kept: Spool[Any], depth: int = 0) -> None:
-    """Add a run made by ``depth`` merges; a level full merges into the next."""
-    if depth == len(levels):
-        levels.append([])
-    level = levels[depth]
-    level.append(kept)
-    if len(level) == MERGED_RUNS:
-        merged = _spooled(heapq.merge(*level))
-        for done in level:
-            done.close()
-        level.clear()
-        _add_run(levels, merged, depth + 1)
-
-
-def _spooled(entries: Iterable[Any]) -> Spool[Any]:
     kept: Spool[Any] = Spool(memory=0)  # on disk at once: runs held in memory would grow
-    kept.extend(entries)
-    return kept
+    with kept:
+        runs = []
+        while part:
+            runs.append(kept.add_run(part))
+            part = sorted(islice(entries, run))  # type: ignore[type-var]
+        while len(runs) > MERGED_RUNS:
+            first = min(MERGED_RUNS, len(runs) - MERGED_RUNS + 1)  # as few as leave MERGED_RUNS
+            runs = [*runs[first:], kept.add_run(heapq.merge(*(kept.run(*place) for place in runs[:first])))]
+        yield from heapq.merge(*(kept.run(*place) for place in runs))
 
 
 class JsonList(Spool[Any]):
