@@ -217,6 +217,13 @@ def _object_cells(values: list[Any]) -> list[str]:
             return text + "0" if text.endswith(".") else text
         return _escaped(value)
 
+    kinds = set(map(type, values))
+    if kinds == {int}:
+        return list(map(str, values))
+    if kinds == {str}:  # (cells made text already) as they are, unless one holds a tab or a line end
+        joined = "".join(values)
+        if "\t" not in joined and "\r" not in joined and "\n" not in joined:
+            return list(values)
     return [cell(value) for value in values]
 
 
@@ -314,13 +321,13 @@ def text_table_pieces(columns: Sequence[str], parts: Iterable[Sequence[Sequence[
     spool: Spool[list[str]] = Spool()
     with spool as kept:
         for rows in parts:
-            for row in rows:
-                cells = _object_cells(list(row))  # a cell's text does not depend on its column's type
-                for number, (value, cell) in enumerate(zip(row, cells)):
-                    widths[number] = max(widths[number], len(cell))
-                    integers[number] = integers[number] and _is_int(value)
-                    booleans[number] = booleans[number] and isinstance(value, bool)
-                kept.append(cells)
+            values = list(zip(*rows))  # the part's columns (a cell's text does not depend on its column's type)
+            cells = [_object_cells(list(column)) for column in values]
+            for number, (column, texts) in enumerate(zip(values, cells)):
+                widths[number] = max(widths[number], *map(len, texts))
+                integers[number] = integers[number] and all(map(_is_int, column))
+                booleans[number] = booleans[number] and all(isinstance(value, bool) for value in column)
+            kept.extend(map(list, zip(*cells)))
         if not len(kept) or not columns:
             yield _empty(columns)
             return

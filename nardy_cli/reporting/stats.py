@@ -10,7 +10,7 @@ return pandas DataFrames (``summarize``, ``dice_counts``, ...) wrap those tables
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import chain, islice
 from statistics import NormalDist
 from typing import TYPE_CHECKING, Any
@@ -464,22 +464,37 @@ def _with_interval(count: int, row: dict[str, Any], name: str) -> str:
     return f"{count} ({100 * rate:.1f}% [{100 * low:.1f}–{100 * high:.1f}])"
 
 
+def _labels(lang: str) -> Callable[[str], str]:
+    """:func:`tr` in ``lang`` of a label without values, each looked up once (a table's cells take
+    the same few labels in every one of their rows)."""
+    known: dict[str, str] = {}
+
+    def label(key: str) -> str:
+        text = known.get(key)
+        if text is None:
+            text = known[key] = tr(key, lang)
+        return text
+
+    return label
+
+
 def summary_cells(summary: Table, lang: str = "en") -> list[dict[str, Any]]:
     """The rows of :func:`summary_display`, of a :func:`summary_rows` table."""
     by = summary.index_label  # summary_rows names its index by the grouping
-    wins_label = tr("wins" if by == "player" else "wins_white", lang)
+    label = _labels(lang)
+    wins_label = label("wins" if by == "player" else "wins_white")
     rows = []
     for row in summary.rows():
         key = row[by]
-        cells = {tr(by, lang): tr(str(key), lang) if by == "variant" else key,
-                 tr("games", lang): int(row["games"]), wins_label: int(row["wins"]),
-                 tr("win_rate", lang): _percent(row["win_rate"])}
+        cells = {label(by): label(str(key)) if by == "variant" else key,
+                 label("games"): int(row["games"]), wins_label: int(row["wins"]),
+                 label("win_rate"): _percent(row["win_rate"])}
         for outcome in SCORED:
-            cells[tr(outcome, lang)] = _with_interval(int(row[outcome]), row, outcome)
-        cells[tr("first_mover_win_rate", lang)] = _percent(row["first_mover_rate"])
+            cells[label(outcome)] = _with_interval(int(row[outcome]), row, outcome)
+        cells[label("first_mover_win_rate")] = _percent(row["first_mover_rate"])
         for column in ("mean_turns", "median_turns", "mean_pips_lost") + CASCADE_COLUMNS:
             if column in row:
-                cells[tr(column, lang)] = "—" if is_missing(row[column]) else f"{row[column]:.1f}"
+                cells[label(column)] = "—" if is_missing(row[column]) else f"{row[column]:.1f}"
         rows.append(cells)
     return rows
 
@@ -493,17 +508,19 @@ def summary_display(summary: pd.DataFrame, lang: str = "en") -> pd.DataFrame:
 def fairness_cells(fairness: Table, lang: str = "en") -> list[dict[str, Any]]:
     """The rows of :func:`fairness_display`, of a :func:`fairness_rows` table."""
     by = fairness.index_name or "player"
+    label = _labels(lang)
+    verdicts = {verdict: tr(verdict, lang, n=MIN_FLAG_ROLLS) for verdict in ("yes", "no", "too_few")}
     rows = []
     for row in fairness.rows():
         key = row[fairness.index_label]
         verdict = "yes" if row["flagged"] else "no" if row["n"] >= MIN_FLAG_ROLLS else "too_few"
-        rows.append({tr(by, lang): tr(key, lang) if key == "all" else key,
-                     tr("n", lang): int(row["n"]),
-                     tr("p_rolls", lang): f"{row['p_rolls']:.3g}",
-                     tr("p_doubles", lang): f"{row['p_doubles']:.3g}",
-                     tr("doubles_rate", lang): _percent(row["doubles_rate"]),
-                     tr("chi2_rolls", lang): f"{row['chi2_rolls']:.1f}",
-                     tr("flagged", lang): tr(verdict, lang, n=MIN_FLAG_ROLLS)})
+        rows.append({label(by): label(key) if key == "all" else key,
+                     label("n"): int(row["n"]),
+                     label("p_rolls"): f"{row['p_rolls']:.3g}",
+                     label("p_doubles"): f"{row['p_doubles']:.3g}",
+                     label("doubles_rate"): _percent(row["doubles_rate"]),
+                     label("chi2_rolls"): f"{row['chi2_rolls']:.1f}",
+                     label("flagged"): verdicts[verdict]})
     return rows
 
 
@@ -521,17 +538,18 @@ def luck_cells(luck: Table, lang: str = "en") -> list[dict[str, Any]]:
             return "—"
         return f"{value:.{digits}f}" + ("" if math.isnan(low) else f" [{low:.{digits}f}–{high:.{digits}f}]")
 
+    label = _labels(lang)
     rows = []
     for row in luck.rows():
         key = row[luck.index_label]
-        rows.append({tr("player", lang): tr(key, lang) if key == "all" else key,
-                     tr("n", lang): int(row["rolls"]), tr("pips_per_roll", lang): mean(row, "pips", 2),
-                     tr("pips_luck", lang): f"{row['pips_luck']:+.0f}",
-                     tr("doubles", lang): _with_interval(int(row["doubles"]), row, "doubles"),
-                     tr("pips_lost_per_roll", lang): mean(row, "pips_lost", 2),
-                     tr("bearoff_rolls", lang): int(row["bearoff_rolls"]),
-                     tr("bearoff_luck", lang): f"{row['bearoff_luck']:+.2f}",
-                     tr("bearoff_luck_per_roll", lang): mean(row, "bearoff_luck", 3)})
+        rows.append({label("player"): label(key) if key == "all" else key,
+                     label("n"): int(row["rolls"]), label("pips_per_roll"): mean(row, "pips", 2),
+                     label("pips_luck"): f"{row['pips_luck']:+.0f}",
+                     label("doubles"): _with_interval(int(row["doubles"]), row, "doubles"),
+                     label("pips_lost_per_roll"): mean(row, "pips_lost", 2),
+                     label("bearoff_rolls"): int(row["bearoff_rolls"]),
+                     label("bearoff_luck"): f"{row['bearoff_luck']:+.2f}",
+                     label("bearoff_luck_per_roll"): mean(row, "bearoff_luck", 3)})
     return rows
 
 
@@ -542,7 +560,8 @@ def luck_display(luck: pd.DataFrame, lang: str = "en") -> pd.DataFrame:
 
 def standings_cells(standings: Table, lang: str = "en") -> list[dict[str, Any]]:
     """The rows of :func:`standings_display`, of a :func:`standings_rows` table."""
-    return [{tr(column, lang): value for column, value in row.items()} for row in standings.rows()]
+    label = _labels(lang)
+    return [{label(column): value for column, value in row.items()} for row in standings.rows()]
 
 
 def standings_display(standings: pd.DataFrame, lang: str = "en") -> pd.DataFrame:
@@ -569,12 +588,13 @@ def quality_cells(quality: Table, lang: str = "en") -> list[dict[str, Any]]:
     def number(value: Any, digits: int) -> str:
         return "—" if is_missing(value) else f"{value:.{digits}f}"
 
-    return [{tr("player", lang): row[quality.index_label], tr("games", lang): int(row["games"]),
-             tr("decisions", lang): int(row["decisions"]),
-             tr("equity_lost", lang): number(row["equity_lost"], 3),
-             tr("error_rate", lang): number(row["error_rate"], 1),
-             tr("blunders", lang): int(row["blunders"]), tr("luck", lang): number(row["luck"], 3),
-             tr("luck_per_game", lang): number(row["luck_per_game"], 3)} for row in quality.rows()]
+    label = _labels(lang)
+    return [{label("player"): row[quality.index_label], label("games"): int(row["games"]),
+             label("decisions"): int(row["decisions"]),
+             label("equity_lost"): number(row["equity_lost"], 3),
+             label("error_rate"): number(row["error_rate"], 1),
+             label("blunders"): int(row["blunders"]), label("luck"): number(row["luck"], 3),
+             label("luck_per_game"): number(row["luck_per_game"], 3)} for row in quality.rows()]
 
 
 def quality_display(quality: pd.DataFrame, lang: str = "en") -> pd.DataFrame:
