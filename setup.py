@@ -25,6 +25,7 @@ COMPILED = [
     "nardy_cli/record/actions.py",
     "nardy_cli/notations/ntn.py",
     "nardy_cli/notations/mat.py",
+    "nardy_cli/notations/sgf.py",
     "nardy_cli/replay.py",
     "nardy_cli/matches.py",
     "nardy_cli/analysis/bearoff.py",
@@ -33,7 +34,7 @@ COMPILED = [
     "nardy_cli/analysis/aggregates.py",
     "nardy_cli/analysis/positions.py",
 ]
-"""The modules of the hot path: reading NTN and MAT text, checking plays, replaying, checking matches,
+"""The modules of the hot path: reading NTN, MAT and SGF text, checking plays, replaying, checking matches,
 the statistics of a game."""
 
 

@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Generator, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import cast
 
 from nardy_cli import __version__
+from nardy_cli.core.compiled import picklable
 from nardy_cli.core.engine import Engine, Split
 from nardy_cli.core.moves import Move, written_dice
 from nardy_cli.core.position import CHECKERS, Position, PositionError, default_first, opposite_point
@@ -187,15 +188,15 @@ def _raw_tag_values(text: str) -> list[str]:
     return [text]
 
 
-@dataclass
 class _Property:
     """One property as read: identifier, raw (still escaped) values and where each starts."""
 
-    ident: str
-    line: int
-    column: int
-    values: list[str] = field(default_factory=list)
-    starts: list[tuple[int, int]] = field(default_factory=list)
+    __slots__ = ("ident", "line", "column", "values", "starts")
+
+    def __init__(self, ident: str, line: int, column: int) -> None:
+        self.ident, self.line, self.column = ident, line, column
+        self.values: list[str] = []
+        self.starts: list[tuple[int, int]] = []
 
     def text(self, index: int = 0, *, keep_newlines: bool = False) -> str:
         return _unescape(self.values[index], keep_newlines=keep_newlines)
@@ -212,15 +213,13 @@ _SEEK, _NORMAL, _VALUE = range(3)
 
 
 
-@dataclass(frozen=True)
 class _Token:
     """``(``, ``)``, ``;``, a whole property (``prop``) or an ``error`` with its message."""
 
-    kind: str
-    line: int
-    column: int
-    prop: _Property | None = None
-    message: str = ""
+    __slots__ = ("kind", "line", "column", "prop", "message")
+
+    def __init__(self, kind: str, line: int, column: int, prop: _Property | None = None, message: str = "") -> None:
+        self.kind, self.line, self.column, self.prop, self.message = kind, line, column, prop, message
 
 
 class _Lexer:
@@ -1124,5 +1123,6 @@ class _SgfWriter(GameWriter[SgfGame]):
         self.warn(f"game {number} ({game.title})", *game.warnings)
 
 
+picklable(SgfGame)
 TARGET = Target(without_cascades(prepare, "SGF"), _SgfWriter)
 write_games = TARGET.write_games
