@@ -167,9 +167,8 @@ class JsonList(Spool[Any]):
 
 
 class JsonValues:
-    """The values of a JSON list as they come, encoded as :class:`JsonList` keeps them, when it is
-    written (see :func:`json_chunks`): for a list whose values come in order as it is written, which
-    needs no spool."""
+    """A JSON list whose values are made while it is written (see :func:`json_chunks`), each encoded
+    as :class:`JsonList` keeps it: a list whose values come in order needs no spool."""
 
     def __init__(self, values: Iterable[Any]) -> None:
         self._values = values

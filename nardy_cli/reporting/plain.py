@@ -149,8 +149,8 @@ def json_value(value: Any) -> Any:
 
 
 def _json_values(values: list[Any]) -> list[Any]:
-    """:func:`json_value` of each of ``values``: themselves when none is a float (a column of whole
-    numbers, or of text, takes no call a value)."""
+    """:func:`json_value` of each of ``values``: the values themselves when none is a float (a
+    column of whole numbers or of text needs no conversion)."""
     if any(issubclass(kind, float) for kind in set(map(type, values))):
         return [json_value(value) for value in values]
     return values
