@@ -68,9 +68,7 @@ class Table:
 
     def rows(self) -> list[dict[str, Any]]:
         """Each row as a dict by column, the index first (under :attr:`index_label`)."""
-        names = list(self.columns)
-        return [{self.index_label: label, **dict(zip(names, values))}
-                for label, values in zip(self.index, zip(*self.columns.values()) if names else [()] * len(self))]
+        return self._dicts([self.index, *self.columns.values()])
 
     def as_lists(self) -> tuple[list[str], list[list[Any]]]:
         """The columns, the index's first (under :attr:`index_label`), and the rows as lists of values."""
@@ -78,8 +76,11 @@ class Table:
 
     def records(self) -> list[dict[str, Any]]:
         """``json.loads(frame.reset_index().to_json(orient="records"))`` of :meth:`frame`."""
+        return self._dicts([_json_values(values) for values in (self.index, *self.columns.values())])
+
+    def _dicts(self, values: list[list[Any]]) -> list[dict[str, Any]]:
+        """The rows of ``values`` (the index's, then each column's) as dicts by column."""
         names = [self.index_label, *self.columns]
-        values = [_json_values(column) for column in (self.index, *self.columns.values())]
         return [dict(zip(names, row)) for row in zip(*values)]
 
     def frame(self) -> pd.DataFrame:
