@@ -33,9 +33,10 @@ COMPILED = [
     "nardy_cli/analysis/groups.py",
     "nardy_cli/analysis/aggregates.py",
     "nardy_cli/analysis/positions.py",
+    "nardy_cli/reporting/plain.py",
 ]
 """The modules of the hot path: reading NTN, MAT and SGF text, checking plays, replaying, checking matches,
-the statistics of a game."""
+the statistics of a game, the rows of printed tables."""
 
 
 def compiled_extensions() -> list:

@@ -126,6 +126,7 @@ def in_parts(items: Iterable[Item], size: int | None) -> Iterator[list[Item]]:
 
 
 _TEN_DIGITS = 10 ** 10
+_EXACT_FLOATS = 2 ** 53  # every whole number up to it is a float
 
 
 def json_value(value: Any) -> Any:
@@ -145,7 +146,10 @@ def json_value(value: Any) -> Any:
     rest = scaled - fraction
     if rest > 0.5 or (rest == 0.5 and (fraction == 0 or fraction & 1)):
         fraction += 1
-    rounded = (whole * _TEN_DIGITS + fraction) / _TEN_DIGITS  # (rounded as float() rounds these digits)
+    digits = whole * _TEN_DIGITS + fraction
+    # rounded as float() rounds these digits: a quotient of whole numbers a float holds exactly is
+    # (compiled code divides them as floats; Python divides any two ints so)
+    rounded = digits / _TEN_DIGITS if digits <= _EXACT_FLOATS else float(f"{whole}.{fraction:010d}")
     return -rounded if negative else rounded
 
 
