@@ -81,6 +81,20 @@ def test_a_group_merged_from_its_parts_is_the_group():
     assert merged.record() == whole.record() and merged.median_turns() == whole.median_turns()
 
 
+def test_the_first_reading_merges_the_sorted_runs_spooled_and_writes_only_the_sums(monkeypatch):
+    monkeypatch.setattr(grouping, "GROUPS_KEPT", 10)  # runs of 10 parts
+    groups = Groups(GroupTotals, 10)
+    for number in range(200):
+        groups.totals(f"player {number * 7 % 50:02}").add(True, "oin", True, True, 40, 7)
+    written = []
+    append = spool.Spool.append
+    monkeypatch.setattr(spool.Spool, "append", lambda kept, value: (written.append(value), append(kept, value))[1])
+    assert [(key, totals.games) for key, totals in groups.in_key_order()] == [
+        (f"player {number:02}", 4) for number in range(50)]
+    assert len(written) == 50  # a record a key; the 200 parts were sorted as they were spooled
+    assert [totals.games for totals in groups.values()] == [4] * 50
+
+
 def test_memory_does_not_grow_with_the_number_of_groups(monkeypatch):
     """Five times the groups take no more memory, held or read back in either order."""
     def fill_and_read(keys: int) -> None:

@@ -4,10 +4,9 @@ order asked for."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from itertools import chain
 from typing import Any, Generic, Protocol, TypeVar
 
-from nardy_cli.files.spool import Spool, sorted_spooled
+from nardy_cli.files.spool import SortedRuns, sorted_spooled
 
 GROUPS_KEPT = 1_000  # groups held in memory by a Groups that spools; also the runs that sort them
 
@@ -22,14 +21,15 @@ class Totals(Protocol):
 
 
 T = TypeVar("T", bound=Totals)
+Entry = tuple[Any, int, tuple[Any, ...]]  # a spooled part of a group: its key, when the key came, its record
 Order = Callable[[Any, T], Any]  # what sorts a group, from its key and its sums: a number, a string, a tuple of them
 
 
 class Groups(Generic[T]):
     """The :class:`Totals` (made by ``make``) of one grouping by key, in the order the keys first
     came. Memory holds ``kept`` of them at most (None: all): when more come, those held are
-    spooled and let go, and the parts of a group are summed again when the groups are read, by
-    external sorts, in runs of ``run`` (default :data:`GROUPS_KEPT`). Keys are strings, or tuples
+    spooled and let go, sorted by key in runs of ``run`` (default :data:`GROUPS_KEPT`), and the
+    parts of a group are summed again when the groups are read, as the runs merge. Keys are strings, or tuples
     of them. Sums must be exact (integers) to be the same however they are parted, or else added
     ``in_order``: once groups are spooled, each call of :meth:`totals` then gets a part of its own,
     and the parts are added in the order they came, which gives floats the bits that adding them as
@@ -42,14 +42,15 @@ class Groups(Generic[T]):
         self._in_order = in_order
         self._run = run
         self._held: dict[Any, T] = {}
-        self._spool: Spool[tuple[Any, int, tuple[Any, ...]]] | None = None  # (key, first seen, record)
+        self._runs: SortedRuns[Entry] | None = None  # the spooled parts, sorted in runs
+        self._pending: list[Entry] = []  # spooled parts not yet in a run
         self._spooled = 0  # keys of the held groups are numbered from here, in the order they came
-        self._compact = False  # whether the spool has a record a key, in the order of the keys (see _merged)
+        self._compact = False  # whether the runs are one, a record a key (see _merged)
 
     def totals(self, key: Any) -> T:
         """The group of ``key``, made when it is new."""
         totals = self._held.get(key)
-        one_each = self._in_order and self._spool is not None
+        one_each = self._in_order and self._runs is not None
         if totals is None or one_each:
             if one_each or (self._limit is not None and len(self._held) >= self._limit):
                 self._spill()
@@ -58,7 +59,7 @@ class Groups(Generic[T]):
 
     def get(self, key: Any) -> T | None:
         """The group of ``key``, None if the key never came."""
-        if self._spool is None:
+        if self._runs is None:
             return self._held.get(key)
         for _, other, totals in self._merged():
             if other == key:
@@ -66,14 +67,18 @@ class Groups(Generic[T]):
         return None
 
     def _spill(self) -> None:
-        if self._spool is None:
-            self._spool = Spool(memory=0)  # on disk at once: a grouping that spills has many groups
-        self._spool.extend(self._held_entries())
+        # the parts are sorted as they are spooled, a run at a time: the first reading only merges them
+        if self._runs is None:
+            self._runs = SortedRuns()
+        self._pending.extend(self._held_entries())
+        if len(self._pending) >= (self._run or GROUPS_KEPT):
+            self._runs.add(sorted(self._pending))
+            self._pending = []
         self._compact = False
         self._spooled += len(self._held)
         self._held = {}
 
-    def _held_entries(self) -> Iterator[tuple[Any, int, tuple[Any, ...]]]:
+    def _held_entries(self) -> Iterator[Entry]:
         for position, (key, totals) in enumerate(self._held.items()):
             yield key, self._spooled + position, totals.record()
 
@@ -84,16 +89,17 @@ class Groups(Generic[T]):
 
     def _merged(self) -> Iterator[tuple[int, Any, T]]:
         """Each group once, in the order of its key: when its key first came, the key, its sums.
-        Read to the end, the groups are spooled again so, one record a key in the order of the
-        keys, and the next reading (unless groups came since) takes no sort."""
-        assert self._spool is not None
+        Read to the end, the groups are spooled again so, one run of a record a key, and the next
+        reading (unless groups came since) merges nothing."""
+        assert self._runs is not None
         if self._compact and not self._held:
-            for key, seen, record in self._spool:
+            for key, seen, record in self._runs.merged():
                 yield seen, key, self._of_record(record)
             return
-        compact: Spool[tuple[Any, int, tuple[Any, ...]]] = Spool(memory=0)
+        compact: SortedRuns[Entry] = SortedRuns()
+        compact.add()
         group: tuple[int, Any, T] | None = None
-        for key, seen, record in sorted_spooled(chain(self._spool, self._held_entries()), self._run or GROUPS_KEPT):
+        for key, seen, record in self._runs.merged(sorted([*self._pending, *self._held_entries()])):
             if group is not None and group[1] == key:
                 group[2].merge(record)
                 continue
@@ -104,19 +110,19 @@ class Groups(Generic[T]):
         if group is not None:
             compact.append((group[1], group[0], group[2].record()))
             yield group
-        self._spool.close()
+        self._runs.close()
         self._spooled += len(self._held)
-        self._spool, self._held, self._compact = compact, {}, True
+        self._runs, self._pending, self._held, self._compact = compact, [], {}, True
 
     def __len__(self) -> int:
-        return len(self._held) if self._spool is None else sum(1 for _ in self._merged())
+        return len(self._held) if self._runs is None else sum(1 for _ in self._merged())
 
     def __bool__(self) -> bool:
-        return bool(self._held) or self._spool is not None
+        return bool(self._held) or self._runs is not None
 
     def items(self) -> Iterator[tuple[Any, T]]:
         """Each key and its group, in the order the keys first came."""
-        if self._spool is None:
+        if self._runs is None:
             return iter(self._held.items())
         return self._sorted(None)
 
@@ -126,7 +132,7 @@ class Groups(Generic[T]):
 
     def unordered(self) -> Iterator[T]:
         """Each group once, in no order to rely on: once spooled, one sort fewer than :meth:`values`."""
-        if self._spool is None:
+        if self._runs is None:
             yield from self._held.values()
             return
         for _, _, totals in self._merged():
@@ -135,7 +141,7 @@ class Groups(Generic[T]):
     def in_key_order(self) -> Iterator[tuple[Any, T]]:
         """Each key and its group, in the order of the keys: once spooled, as the merge of their parts
         gives them, with no sort of its own."""
-        if self._spool is None:
+        if self._runs is None:
             yield from sorted(self._held.items(), key=lambda item: item[0])
             return
         for _, key, totals in self._merged():
@@ -143,7 +149,7 @@ class Groups(Generic[T]):
 
     def ordered(self, order: Order[T]) -> Iterator[tuple[Any, T]]:
         """Each key and its group, sorted by ``order(key, group)``, ties in the order the keys first came."""
-        if self._spool is None:
+        if self._runs is None:
             return iter(sorted(self._held.items(), key=lambda item: order(item[0], item[1])))  # stable
         return self._sorted(order)
 

@@ -9,7 +9,7 @@ import json
 import marshal
 import struct
 import weakref
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from itertools import islice
 from types import TracebackType
@@ -27,6 +27,7 @@ CHUNK_CHARS = 1 << 16
 """About how long the pieces of text :func:`json_chunks` gives are (each is written at once)."""
 Value = TypeVar("Value")
 _Spool = TypeVar("_Spool", bound="Spool[Any]")
+_Runs = TypeVar("_Runs", bound="SortedRuns[Any]")
 _SIZE = struct.Struct("<I")  # the length of a value as marshal writes it, before it
 
 
@@ -136,25 +137,64 @@ def spools() -> Iterator[Callable[[], Spool[Any]]]:
 
 def sorted_spooled(entries: Iterable[Value], run: int) -> Iterator[Value]:
     """``sorted(entries)``, in memory for ``run`` entries at a time however many there are: each run
-    of that many is sorted and spooled, one after another in one file, and the runs are merged
-    (:data:`MERGED_RUNS` at most at a time: the first ones into one, until that many are left).
-    Entries are what a :class:`Spool` keeps, and no two of them compare equal (put what tells them
-    apart in them), so that the order is the one ``sorted`` gives."""
+    of that many is sorted and kept in :class:`SortedRuns`, which merges them. Entries are what a
+    :class:`Spool` keeps, and no two of them compare equal (put what tells them apart in them), so
+    that the order is the one ``sorted`` gives."""
     entries = iter(entries)
     part = sorted(islice(entries, run))  # type: ignore[type-var]  # entries compare as tuples do
     if len(part) < run:  # all of them at once: no spool
         yield from part
         return
-    kept: Spool[Any] = Spool(memory=0)  # on disk at once: runs held in memory would grow
-    with kept:
-        runs = []
+    with SortedRuns[Value]() as runs:
         while part:
-            runs.append(kept.add_run(part))
+            runs.add(part)
             part = sorted(islice(entries, run))  # type: ignore[type-var]
-        while len(runs) > MERGED_RUNS:
-            first = min(MERGED_RUNS, len(runs) - MERGED_RUNS + 1)  # as few as leave MERGED_RUNS
-            runs = [*runs[first:], kept.add_run(heapq.merge(*(kept.run(*place) for place in runs[:first])))]
-        yield from heapq.merge(*(kept.run(*place) for place in runs))
+        yield from runs.merged()
+
+
+class SortedRuns(Generic[Value]):
+    """Sorted runs of values, one after another in one temporary file, read back merged into one
+    order (use it in a ``with`` statement): the runs of an external sort."""
+
+    def __init__(self) -> None:
+        self._spool: Spool[Value] = Spool(memory=0)  # on disk at once: runs held in memory would grow
+        self._places: list[tuple[int, int]] = []
+
+    def add(self, run: Iterable[Value] = ()) -> None:
+        """Keep ``run``, values in order (more may follow: :meth:`append`)."""
+        self._places.append(self._spool.add_run(run))
+
+    def append(self, value: Value) -> None:
+        """Add ``value`` at the end of the last run added."""
+        start, count = self._places[-1]
+        self._spool.append(value)
+        self._places[-1] = (start, count + 1)
+
+    def __len__(self) -> int:
+        return len(self._places)
+
+    def merged(self, last: Sequence[Value] = ()) -> Iterator[Value]:
+        """The values of every run, and of ``last`` (sorted, in memory), in order: the runs are read
+        :data:`MERGED_RUNS` at most at a time, the first ones merged into one until that many are left."""
+        kept, places = self._spool, self._places
+        while len(places) > MERGED_RUNS:
+            first = min(MERGED_RUNS, len(places) - MERGED_RUNS + 1)  # as few as leave MERGED_RUNS
+            merged = heapq.merge(*(kept.run(*place) for place in places[:first]))  # type: ignore[type-var]
+            places[:] = [*places[first:], kept.add_run(merged)]
+        read = [kept.run(*place) for place in places]
+        if last:
+            read.append(iter(last))
+        return read[0] if len(read) == 1 else heapq.merge(*read)  # type: ignore[type-var]  # (none: nothing)
+
+    def close(self) -> None:
+        self._spool.close()
+
+    def __enter__(self: _Runs) -> _Runs:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 traceback: TracebackType | None) -> None:
+        self.close()
 
 
 class JsonList(Spool[Any]):
