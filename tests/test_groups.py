@@ -88,7 +88,12 @@ def test_the_first_reading_merges_the_sorted_runs_spooled_and_writes_only_the_su
         groups.totals(f"player {number * 7 % 50:02}").add(True, "oin", True, True, 40, 7)
     written = []
     append = spool.Spool.append
-    monkeypatch.setattr(spool.Spool, "append", lambda kept, value: (written.append(value), append(kept, value))[1])
+
+    def recorded(kept: spool.Spool, value: object) -> None:
+        written.append(value)
+        append(kept, value)
+
+    monkeypatch.setattr(spool.Spool, "append", recorded)
     assert [(key, totals.games) for key, totals in groups.in_key_order()] == [
         (f"player {number:02}", 4) for number in range(50)]
     assert len(written) == 50  # a record a key; the 200 parts were sorted as they were spooled

@@ -26,12 +26,25 @@ MERGED_RUNS = 128
 CHUNK_CHARS = 1 << 16
 """About how long the pieces of text :func:`json_chunks` gives are (each is written at once)."""
 Value = TypeVar("Value")
-_Spool = TypeVar("_Spool", bound="Spool[Any]")
-_Runs = TypeVar("_Runs", bound="SortedRuns[Any]")
+_Closed = TypeVar("_Closed", bound="Closing")
 _SIZE = struct.Struct("<I")  # the length of a value as marshal writes it, before it
 
 
-class Spool(Generic[Value]):
+class Closing:
+    """What a ``with`` statement closes at its end."""
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self: _Closed) -> _Closed:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 traceback: TracebackType | None) -> None:
+        self.close()
+
+
+class Spool(Closing, Generic[Value]):
     """Values appended one by one and read back in order, as often as asked: in memory up to
     ``memory`` bytes (default :data:`MEMORY_BYTES`), then in a temporary file, removed when the
     spool is closed (use it in a ``with`` statement). It has a list's ``append``, ``extend``,
@@ -119,13 +132,6 @@ class Spool(Generic[Value]):
     def close(self) -> None:
         self._file.close()
 
-    def __enter__(self: _Spool) -> _Spool:
-        return self
-
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
-                 traceback: TracebackType | None) -> None:
-        self.close()
-
 
 @contextmanager
 def spools() -> Iterator[Callable[[], Spool[Any]]]:
@@ -152,7 +158,7 @@ def sorted_spooled(entries: Iterable[Value], run: int) -> Iterator[Value]:
         yield from runs.merged()
 
 
-class SortedRuns(Generic[Value]):
+class SortedRuns(Closing, Generic[Value]):
     """Sorted runs of values, one after another in one temporary file, read back merged into one
     order (use it in a ``with`` statement): the runs of an external sort."""
 
@@ -188,13 +194,6 @@ class SortedRuns(Generic[Value]):
 
     def close(self) -> None:
         self._spool.close()
-
-    def __enter__(self: _Runs) -> _Runs:
-        return self
-
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
-                 traceback: TracebackType | None) -> None:
-        self.close()
 
 
 class JsonList(Spool[Any]):
