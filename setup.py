@@ -34,9 +34,10 @@ COMPILED = [
     "nardy_cli/analysis/aggregates.py",
     "nardy_cli/analysis/positions.py",
     "nardy_cli/reporting/plain.py",
+    "nardy_cli/reporting/stats.py",
 ]
 """The modules of the hot path: reading NTN, MAT and SGF text, checking plays, replaying, checking matches,
-the statistics of a game, the rows of printed tables."""
+the statistics of a game, the statistics tables and their printed rows."""
 
 
 def compiled_extensions() -> list:
