@@ -143,7 +143,7 @@ def dice_rows(aggregates: Aggregates, player: str | None = None, *, total: bool 
 
 def dice_parts(aggregates: Aggregates, *, total: bool = True) -> Iterator[Table]:
     """The table of :func:`dice_counts` (``player=None``) in parts, as :func:`summary_parts` gives its table."""
-    players = ((name, rolled.counts) for name, rolled in aggregates.rolls.in_key_order()) if total else iter(())
+    players = _counts(aggregates.rolls.in_key_order()) if total else iter(())
     for part in in_parts(chain([_everyone(aggregates)], players), PART_ROWS):
         yield _dice_table(part)
 
@@ -178,10 +178,18 @@ def fairness_parts(aggregates: Aggregates, min_rolls: int = 0, top: int | None =
     """:func:`shortened` ``(dice_fairness(dice_counts(aggregates, total=True)), min_rolls, top)``
     in parts, as :func:`summary_parts` gives its table: ``all``, then the players with the most
     rolls (ties by name)."""
-    players = ((name, rolled.counts) for name, rolled in aggregates.rolls.ordered(_most_rolls)
-               if sum(rolled.counts) >= min_rolls)
+    players = _counts(aggregates.rolls.ordered(_most_rolls), min_rolls)
     for part in in_parts(chain([_everyone(aggregates)], islice(players, top)), PART_ROWS):
         yield fairness_rows(_dice_table(part))
+
+
+def _counts(players: Iterator[tuple[str, RollCounts]], min_rolls: int = 0) -> Iterator[tuple[str, list[int]]]:
+    """Each player's name and roll counts, of those with ``min_rolls`` at least: a generator of its
+    own, as every one that goes over the players must be (compiled, a generator expression is made a
+    list first)."""
+    for name, rolled in players:
+        if sum(rolled.counts) >= min_rolls:
+            yield name, rolled.counts
 
 
 def luck_rows(aggregates: Aggregates) -> Table:
