@@ -14,6 +14,8 @@ import sys
 import pytest
 
 from locations import ROOT, SAMPLES
+from nardy_cli.analysis.aggregates import GameStats
+from nardy_cli.analysis.luck import LuckSums
 from nardy_cli.core.compiled import Value
 from nardy_cli.core.engine import Finding, FindingStep, Outcome, Verdict
 from nardy_cli.core.moves import Move
@@ -104,6 +106,7 @@ def _values() -> list[Value]:
         Evaluation("checker", "2-ply", -0.25, -0.1, 0.05),
         MatchGame("a.ntn", 1, "game 1", ("A", "B"), ("a.ntn", "", "", "", "A", "B", "5"), 5, "1", Score(0, 0),
                   None, None, WHITE, 1, 3, (40, 5), None, "short"),
+        GameStats({"winner": WHITE, "turns": 40}, {WHITE: (1,) * 21, BLACK: (0,) * 21}, luck={WHITE: LuckSums(1, 8)}),
     ]
 
 

@@ -4,12 +4,12 @@ import io
 import json
 import subprocess
 import sys
-from dataclasses import replace
 from functools import partial
+from typing import Any
 
 import pytest
 
-from nardy_cli.analysis.aggregates import FINDING_COLUMNS, GAME_COLUMNS, TURN_COLUMNS, Aggregates, game_stats
+from nardy_cli.analysis.aggregates import FINDING_COLUMNS, GAME_COLUMNS, TURN_COLUMNS, Aggregates, GameStats, game_stats
 from nardy_cli.analysis.validate import validate_games
 from nardy_cli.files.output import OutputError
 from nardy_cli.reporting import parquet, tables
@@ -55,6 +55,11 @@ def written(folder, fmt, per_game):
     return {path.name: path.read_bytes() for path in folder.iterdir()}
 
 
+def replaced(stats: GameStats, **changes: Any) -> GameStats:
+    """``stats`` with some of its fields changed."""
+    return GameStats(**{**dict(zip(GameStats.__match_args__, stats._fields())), **changes})
+
+
 @pytest.mark.parametrize("fmt", ["csv", "parquet"])
 @pytest.mark.parametrize("batch_rows", [1, 7, 50_000])
 def test_turn_rows_made_ready_where_the_game_is_replayed_are_written_as_the_rows_themselves(
@@ -66,8 +71,8 @@ def test_turn_rows_made_ready_where_the_game_is_replayed_are_written_as_the_rows
     ready = [game_stats(game, result, with_turns=True, make_ready=make_ready) for game, result in replayed]
     assert [(stats.turns, stats.ready_turns and stats.ready_turns[0]) for stats in ready] == [
         ((), len(stats.turns)) for stats in per_game]
-    no_turns = replace(ready[0], ready_turns=make_ready([]))  # a game without a turn (no ready data)
-    expected = written(tmp_path / "rows", fmt, [*per_game[:3], replace(per_game[0], turns=()), *per_game[3:]])
+    no_turns = replaced(ready[0], ready_turns=make_ready([]))  # a game without a turn (no ready data)
+    expected = written(tmp_path / "rows", fmt, [*per_game[:3], replaced(per_game[0], turns=()), *per_game[3:]])
     assert written(tmp_path / "ready", fmt, [*ready[:3], no_turns, *ready[3:]]) == expected
     assert set(expected) == {f"{name}.{fmt}" for name in tables.TABLES}
 

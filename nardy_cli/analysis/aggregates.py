@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from nardy_cli.analysis import SIDE_KEYS
@@ -23,7 +22,7 @@ from nardy_cli.analysis.play_quality import Quality, QualityTotals, game_quality
 from nardy_cli.analysis.positions import position_values
 from nardy_cli.analysis.standings import Standings
 from nardy_cli.analysis.validate import finding_dict
-from nardy_cli.core.compiled import picklable
+from nardy_cli.core.compiled import Value
 from nardy_cli.core.sides import BLACK, WHITE
 from nardy_cli.core.variants import VARIANTS
 from nardy_cli.matches import MatchChecker, MatchGame, match_game
@@ -161,21 +160,33 @@ def game_rolls(game: CorpusGame, result: GameReplay) -> dict[str, tuple[int, ...
     return {side: tuple(row) for side, row in counts.items()}
 
 
-@dataclass(frozen=True)
-class GameStats:
+class GameStats(Value):
     """What the statistics take of one replayed game: its row, its players' free rolls, its findings
     and, when tables are written, its turn rows, or the same rows already made ready for the tables
     to write (``ready_turns``: in the worker process, so that the process that writes them only
-    copies them). Small enough to ship from a worker process."""
+    copies them). Small enough to ship from a worker process.
 
-    game: dict[str, Any]
-    rolls: dict[str, tuple[int, ...]]
-    match: MatchGame | None = None  # None: not checked as a game of a match
-    findings: tuple[dict[str, Any], ...] = ()
-    turns: tuple[TurnValues, ...] = ()  # see turn_values
-    luck: dict[str, LuckSums] | None = None  # by side
-    quality: dict[str, Quality] = field(default_factory=dict)  # by player, from the record's analysis
-    ready_turns: ReadyRows | None = None  # instead of turns (see game_stats)
+    A :class:`~nardy_cli.core.compiled.Value` whose fields are plain attributes, not to be changed: one
+    is made, shipped and read back for every game, at a fraction of a compiled frozen dataclass's cost."""
+
+    __slots__ = ("game", "rolls", "match", "findings", "turns", "luck", "quality", "ready_turns")
+    __match_args__ = ("game", "rolls", "match", "findings", "turns", "luck", "quality", "ready_turns")
+
+    def __init__(self, game: dict[str, Any], rolls: dict[str, tuple[int, ...]], match: MatchGame | None = None,
+                 findings: tuple[dict[str, Any], ...] = (), turns: tuple[TurnValues, ...] = (),
+                 luck: dict[str, LuckSums] | None = None, quality: dict[str, Quality] | None = None,
+                 ready_turns: ReadyRows | None = None) -> None:
+        self.game, self.rolls = game, rolls
+        self.match = match  # None: not checked as a game of a match
+        self.findings = findings
+        self.turns = turns  # see turn_values
+        self.luck = luck  # by side
+        self.quality: dict[str, Quality] = {} if quality is None else quality  # by player, from the record's analysis
+        self.ready_turns = ready_turns  # instead of turns (see game_stats)
+
+    def _fields(self) -> tuple[Any, ...]:
+        return (self.game, self.rolls, self.match, self.findings, self.turns, self.luck, self.quality,
+                self.ready_turns)
 
 
 def game_stats(game: CorpusGame, result: GameReplay, *, with_turns: bool = False,
@@ -433,5 +444,3 @@ def summed(per_game: Iterable[GameStats], sinks: Sequence[RowSink] = (), *,
         sink(None, (), ended)
     return aggregates, games, illegal
 
-
-picklable(GameStats)
