@@ -176,9 +176,6 @@ class SortedRuns(Closing, Generic[Value]):
         self._spool.append(value)
         self._places[-1] = (start, count + 1)
 
-    def __len__(self) -> int:
-        return len(self._places)
-
     def merged(self, last: Sequence[Value] = ()) -> Iterator[Value]:
         """The values of every run, and of ``last`` (sorted, in memory), in order: the runs are read
         :data:`MERGED_RUNS` at most at a time, the first ones merged into one until that many are left."""
