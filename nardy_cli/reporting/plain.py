@@ -148,8 +148,9 @@ def json_value(value: Any) -> Any:
         fraction += 1
     digits = whole * _TEN_DIGITS + fraction
     # rounded as float() rounds these digits: a quotient of whole numbers a float holds exactly is
-    # (compiled code divides them as floats; Python divides any two ints so)
-    rounded = digits / _TEN_DIGITS if digits <= _EXACT_FLOATS else float(f"{whole}.{fraction:010d}")
+    # (compiled code divides them as floats; Python divides any two ints so), and float() of the
+    # digits themselves is for larger ones (a fraction rounded up to 10**10 carries into the whole)
+    rounded = digits / _TEN_DIGITS if digits <= _EXACT_FLOATS else float(f"{digits}e-10")
     return -rounded if negative else rounded
 
 
