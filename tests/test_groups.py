@@ -86,17 +86,18 @@ def test_the_first_reading_merges_the_sorted_runs_spooled_and_writes_only_the_su
     groups = Groups(GroupTotals, 10)
     for number in range(200):
         groups.totals(f"player {number * 7 % 50:02}").add(True, "oin", True, True, 40, 7)
-    written = []
-    append = spool.Spool.append
+    written: list[object] = []
+    write = spool.Spool._write
 
-    def recorded(kept: spool.Spool, value: object) -> None:
-        written.append(value)
-        append(kept, value)
+    def recorded(kept: spool.Spool, block: list[object]) -> None:
+        written.extend(block)
+        write(kept, block)
 
-    monkeypatch.setattr(spool.Spool, "append", recorded)
+    monkeypatch.setattr(spool.Spool, "_write", recorded)
     assert [(key, totals.games) for key, totals in groups.in_key_order()] == [
         (f"player {number:02}", 4) for number in range(50)]
-    assert len(written) == 50  # a record a key; the 200 parts were sorted as they were spooled
+    assert [key for key, _ in groups.in_key_order()] == [f"player {number:02}" for number in range(50)]
+    assert len(written) == 50  # a record a key, once; the 200 parts were sorted as they were spooled
     assert [totals.games for totals in groups.values()] == [4] * 50
 
 

@@ -21,7 +21,7 @@ from locations import SAMPLES
 from nardy_cli.cli.main import cli
 from nardy_cli.files import spool
 from nardy_cli.files.output import OutputError
-from nardy_cli.files.spool import JsonList, JsonValues, Spool, json_chunks, sorted_spooled
+from nardy_cli.files.spool import JsonList, JsonValues, SortedRuns, Spool, json_chunks, sorted_spooled
 
 TEXTS = st.text(st.characters(blacklist_categories=["Cs"]) | st.sampled_from(["\n", "\x00", "\udcff", "\x1b"]))
 JSON_VALUES = st.recursive(
@@ -30,14 +30,63 @@ JSON_VALUES = st.recursive(
     max_leaves=12)
 
 
-@given(texts=st.lists(TEXTS, max_size=30), memory=st.sampled_from([1, 64, None]))
-@settings(max_examples=100, deadline=None)
-def test_a_spool_gives_back_its_texts_in_order_in_memory_and_on_disk(texts, memory):
-    with Spool[str](memory) as kept:
-        kept.extend(texts[:len(texts) // 2])
-        assert list(kept) == texts[:len(texts) // 2]  # read back, then appended to again
-        kept.extend(texts[len(texts) // 2:])
+@contextlib.contextmanager
+def blocks_of(values: int):
+    """Spools made meanwhile marshal at most ``values`` values a block."""
+    original = spool.BLOCK_VALUES
+    spool.BLOCK_VALUES = values
+    try:
+        yield
+    finally:
+        spool.BLOCK_VALUES = original
+
+
+@given(texts=st.lists(TEXTS, max_size=30), memory=st.sampled_from([1, 64, None]),
+       block=st.sampled_from([1, 2, 7, spool.BLOCK_VALUES]), appended=st.integers(0, 30))
+@settings(max_examples=200, deadline=None)
+def test_a_spool_gives_back_its_texts_in_order_in_memory_and_on_disk(texts, memory, block, appended):
+    with blocks_of(block), Spool[str](memory) as kept:
+        half = len(texts) // 2
+        kept.extend(texts[:half])
+        assert list(kept) == texts[:half]  # read back, then appended to again
+        for text in texts[half:half + appended]:
+            kept.append(text)
+        kept.extend(texts[half + appended:])
         assert len(kept) == len(texts) and list(kept) == texts and list(kept) == texts
+
+
+@given(runs=st.lists(st.lists(st.integers(-5, 5), max_size=9), max_size=6), appended=st.integers(0, 9),
+       block=st.sampled_from([1, 2, 3, spool.BLOCK_VALUES]))
+@settings(max_examples=200, deadline=None)
+def test_sorted_runs_read_back_every_run_merged_whatever_their_blocks(runs, appended, block):
+    with blocks_of(block), SortedRuns[int]() as kept:
+        for values in runs:
+            ordered = sorted(values)
+            kept.add(ordered[:appended])  # the rest appended one by one, in blocks as they fill
+            for value in ordered[appended:]:
+                kept.append(value)
+        assert list(kept.merged()) == sorted(value for values in runs for value in values)
+        kept.add([9])  # runs added after a reading
+        assert list(kept.merged([7])) == sorted([7, 9, *(value for values in runs for value in values)])
+
+
+def test_a_block_of_large_values_holds_fewer_of_them():
+    """A reader holds a block at a time: one of large values is about :data:`BLOCK_BYTES` long."""
+    written: list[int] = []
+    with Spool[str](0) as kept:
+        record = kept._write
+
+        def recorded(block: list[str]) -> None:
+            written.append(len(block))
+            record(block)
+
+        kept._write = recorded  # type: ignore[method-assign]
+        texts = [f"{number:04}".ljust(spool.BLOCK_BYTES // 10, "x") for number in range(1000)]  # (marshal
+        kept.extend(texts)                                                    # writes a repeated one once)
+        kept.extend(["small"] * 1000)
+        assert list(kept) == [*texts, *["small"] * 1000]
+    assert written[0] == spool.BLOCK_VALUES and max(written[1:]) <= 10
+    assert sum(written) == 2000
 
 
 @given(head=st.dictionaries(TEXTS, JSON_VALUES, max_size=4), lists=st.lists(st.lists(JSON_VALUES, max_size=5),

@@ -23,6 +23,11 @@ READ_BYTES = 1 << 14
 """What a spool reads of its file at a time."""
 MERGED_RUNS = 128
 """Sorted runs :func:`sorted_spooled` merges at a time (each reads a block of :data:`READ_BYTES`)."""
+BLOCK_VALUES = 128
+"""Values of an ``extend`` marshalled together at most: a value marshalled alone costs three times as much."""
+BLOCK_BYTES = 1 << 14
+"""About the most bytes of a block of many values (fewer values a block when they are large): a reader
+holds one block at a time."""
 CHUNK_CHARS = 1 << 16
 """About how long the pieces of text :func:`json_chunks` gives are (each is written at once)."""
 Value = TypeVar("Value")
@@ -49,18 +54,28 @@ class Spool(Closing, Generic[Value]):
     ``memory`` bytes (default :data:`MEMORY_BYTES`), then in a temporary file, removed when the
     spool is closed (use it in a ``with`` statement). It has a list's ``append``, ``extend``,
     ``len`` and iteration. Values are kept as :mod:`marshal` writes them: strings, numbers,
-    None, and tuples, lists and dicts of them (not their subclasses: a named tuple is refused)."""
+    None, and tuples, lists and dicts of them (not their subclasses: a named tuple is refused),
+    in blocks: those of one ``extend`` together, up to :data:`BLOCK_VALUES` a block."""
 
     def __init__(self, memory: int | None = None) -> None:
         self._memory = MEMORY_BYTES if memory is None else memory
         self._file: BinaryIO = io.BytesIO()  # then the temporary file
         self._count = self._bytes = 0
         self._read = False  # whether the file was read since the last value was written
+        self._block_values = BLOCK_VALUES  # fewer once a block of them took more than BLOCK_BYTES
 
     def append(self, value: Value) -> None:
+        self._write([value])
+
+    def extend(self, values: Iterable[Value]) -> None:
+        values = iter(values)
+        while block := list(islice(values, self._block_values)):
+            self._write(block)
+
+    def _write(self, block: list[Value]) -> None:
         try:
-            data = marshal.dumps(cast(Any, value))
-            if self._read:  # back to the end (seeking at every value takes as long as marshalling it)
+            data = marshal.dumps(cast(Any, block))
+            if self._read:  # back to the end (seeking at every block takes as long as marshalling it)
                 self._file.seek(0, 2)
                 self._read = False
             self._file.write(_SIZE.pack(len(data)) + data)
@@ -70,7 +85,9 @@ class Spool(Closing, Generic[Value]):
         except OSError as error:
             raise OutputError(f"cannot keep what is written at the end in a temporary file: "
                               f"{error.strerror or error} (TMPDIR names the folder to use)") from error
-        self._count += 1
+        self._count += len(block)
+        if len(data) > BLOCK_BYTES and len(block) > 1:
+            self._block_values = max(1, len(block) * BLOCK_BYTES // len(data))
 
     def _move_to_disk(self, memory: io.BytesIO) -> None:
         import tempfile  # only for a spool that outgrows its memory: importing it takes 3 ms
@@ -79,10 +96,6 @@ class Spool(Closing, Generic[Value]):
         weakref.finalize(self, disk.close)  # a spool never closed (one an object keeps) is closed when dropped
         disk.write(memory.getbuffer())
         self._file = disk
-
-    def extend(self, values: Iterable[Value]) -> None:
-        for value in values:
-            self.append(value)
 
     def __len__(self) -> int:
         return self._count
@@ -98,36 +111,38 @@ class Spool(Closing, Generic[Value]):
         return start, self._count - count
 
     def run(self, start: int, count: int) -> Iterator[Value]:
-        """The ``count`` values from ``start``, as :meth:`add_run` told them; several runs may be
-        read at once, and values appended meanwhile."""
+        """The ``count`` values from ``start``, as :meth:`add_run` told them (and as many more
+        appended right after them); several runs may be read at once, and values appended meanwhile."""
         return self._values(start, count)
 
     def _values(self, position: int, count: int) -> Iterator[Value]:
-        # each value is read from a block of the file held in memory: marshal.load from the file
+        # each block is read from a piece of the file held in memory: marshal.load from the file
         # itself would read it a few bytes at a time, six times slower; the file is sought before
-        # each block, as other readers and appends move it
+        # each piece, as other readers and appends move it
         try:
-            block, start = b"", 0
-            for _ in range(count):
-                if start + _SIZE.size > len(block):
-                    block, start, position = self._more(block, start, position, READ_BYTES)
-                (size,) = _SIZE.unpack_from(block, start)
+            piece, start = b"", 0
+            while count > 0:
+                if start + _SIZE.size > len(piece):
+                    piece, start, position = self._more(piece, start, position, READ_BYTES)
+                (size,) = _SIZE.unpack_from(piece, start)
                 start += _SIZE.size
-                if start + size > len(block):
-                    block, start, position = self._more(block, start, position, max(READ_BYTES, size))
-                yield marshal.loads(memoryview(block)[start:start + size])
+                if start + size > len(piece):
+                    piece, start, position = self._more(piece, start, position, max(READ_BYTES, size))
+                block = marshal.loads(memoryview(piece)[start:start + size])
                 start += size
+                yield from block[:count] if len(block) > count else block
+                count -= len(block)
         except OSError as error:
             raise OutputError(f"cannot read back the temporary file of what is written at the end: "
                               f"{error.strerror or error}") from error
 
-    def _more(self, block: bytes, start: int, position: int, size: int) -> tuple[bytes, int, int]:
-        """The rest of ``block`` from ``start`` and ``size`` bytes read from ``position``, and the
+    def _more(self, piece: bytes, start: int, position: int, size: int) -> tuple[bytes, int, int]:
+        """The rest of ``piece`` from ``start`` and ``size`` bytes read from ``position``, and the
         position after them."""
         self._read = True
         self._file.seek(position)
         data = self._file.read(size)
-        return block[start:] + data, 0, position + len(data)
+        return piece[start:] + data, 0, position + len(data)
 
     def close(self) -> None:
         self._file.close()
@@ -165,20 +180,30 @@ class SortedRuns(Closing, Generic[Value]):
     def __init__(self) -> None:
         self._spool: Spool[Value] = Spool(memory=0)  # on disk at once: runs held in memory would grow
         self._places: list[tuple[int, int]] = []
+        self._tail: list[Value] = []  # values appended to the last run, not yet spooled: a block at a time
 
     def add(self, run: Iterable[Value] = ()) -> None:
         """Keep ``run``, values in order (more may follow: :meth:`append`)."""
+        self._spool_tail()
         self._places.append(self._spool.add_run(run))
 
     def append(self, value: Value) -> None:
         """Add ``value`` at the end of the last run added."""
-        start, count = self._places[-1]
-        self._spool.append(value)
-        self._places[-1] = (start, count + 1)
+        self._tail.append(value)
+        if len(self._tail) >= BLOCK_VALUES:
+            self._spool_tail()
+
+    def _spool_tail(self) -> None:
+        if self._tail:
+            start, count = self._places[-1]
+            self._spool.extend(self._tail)
+            self._places[-1] = (start, count + len(self._tail))
+            self._tail = []
 
     def merged(self, last: Sequence[Value] = ()) -> Iterator[Value]:
         """The values of every run, and of ``last`` (sorted, in memory), in order: the runs are read
         :data:`MERGED_RUNS` at most at a time, the first ones merged into one until that many are left."""
+        self._spool_tail()
         kept, places = self._spool, self._places
         while len(places) > MERGED_RUNS:
             first = min(MERGED_RUNS, len(places) - MERGED_RUNS + 1)  # as few as leave MERGED_RUNS
@@ -200,6 +225,9 @@ class JsonList(Spool[Any]):
 
     def append(self, value: Any) -> None:
         super().append(_indented(value))
+
+    def extend(self, values: Iterable[Any]) -> None:
+        super().extend(map(_indented, values))
 
 
 class JsonValues:
