@@ -35,10 +35,13 @@ from nardy_cli.reporting.stats import (
     dice_counts,
     dice_fairness,
     fairness_display,
+    fairness_parts,
+    luck_parts,
     markdown_table,
     outcome_counts,
     outcomes_display,
     shortened,
+    standings_parts,
     summarize,
     summary_display,
     wilson_interval,
@@ -161,6 +164,22 @@ def test_summing_one_grouping_gives_its_summary_and_keeps_no_other(corpus, by):
     assert list(alone.groups) == [by]
     everything, _, _ = summed(games)
     assert summarize(alone, by).equals(summarize(everything, by))
+
+
+def test_summing_without_the_standings_keeps_none_and_the_rest_is_the_same(corpus):
+    aggregates, replays, _ = corpus
+    games = [game_stats(CorpusGame(replay.record.source or "test.ntn", index, replay.record), replay)
+             for index, replay in enumerate(replays, 1)]
+    without, _, _ = summed(games, standings=False)
+    everything, _, _ = summed(games)
+    assert without.standings is None and list(standings_parts(everything))
+    with pytest.raises(ValueError, match="standings were not summed"):
+        standings_parts(without)
+    for by in GROUPINGS:
+        assert summarize(without, by).equals(summarize(everything, by))
+    assert [table.records() for table in fairness_parts(without, 0, None)] == [
+        table.records() for table in fairness_parts(everything, 0, None)]
+    assert [table.records() for table in luck_parts(without)] == [table.records() for table in luck_parts(everything)]
 
 
 def test_player_summary_counts_every_game_as_white_or_black(corpus):

@@ -307,7 +307,7 @@ class Aggregates:
     both sides'.
     """
 
-    def __init__(self, groupings: Iterable[str] = GROUPINGS) -> None:
+    def __init__(self, groupings: Iterable[str] = GROUPINGS, standings: bool = True) -> None:
         kept = grouping.GROUPS_KEPT
         # only the groupings asked for (of GROUPINGS): one group a file or a match is a thousand bytes
         # a match for a corpus of a match a file, which a command that shows none need not keep
@@ -317,7 +317,7 @@ class Aggregates:
         # by player: float sums, added in the order the games came (a small record a game once
         # spooled, sorted in runs 8 times as long)
         self.luck: Groups[LuckSums] = Groups(LuckSums, kept, in_order=True, run=None if kept is None else 8 * kept)
-        self.standings = Standings(kept)
+        self.standings = Standings(kept) if standings else None  # (a command that shows none need not keep them)
         self.games = self.turns = self.legal = self.findings = 0
         self.first_findings: list[dict[str, Any]] = []  # the first FINDINGS_KEPT, for reports
         self.checker = MatchChecker()
@@ -350,8 +350,9 @@ class Aggregates:
 
     def _ended(self) -> list[dict[str, Any]]:
         ended = self.checker.ended()
-        for match in ended:
-            self.standings.add_match(match)
+        if self.standings is not None:
+            for match in ended:
+                self.standings.add_match(match)
         rows = [match.row() for match in ended]
         room = MATCHES_KEPT - len(self.first_matches)
         if room > 0:
@@ -371,7 +372,8 @@ class Aggregates:
                                                       won and first_mover == side, turns, row[f"pips_lost_{name}"])
             if any(stats.rolls[side]):  # a player is in the dice tables once they have rolled
                 self.rolls.totals(row[name]).add(stats.rolls[side])
-        self.standings.add_game(row)
+        if self.standings is not None:
+            self.standings.add_game(row)
         known = first_mover is not None
         for by, key in (("event", row["event"]), ("variant", row["variant"]), ("file", row["file"]),
                         ("match", match)):
@@ -422,11 +424,13 @@ RowSink = Callable[[GameStats | None, tuple[dict[str, Any], ...], list[dict[str,
 
 
 def summed(per_game: Iterable[GameStats], sinks: Sequence[RowSink] = (), *,
-           legal_only: bool = False, groupings: Iterable[str] = GROUPINGS) -> tuple[Aggregates, int, int]:
-    """:class:`Aggregates` of the games of ``per_game`` (in corpus order) in ``groupings``, each
-    game's rows handed to every one of ``sinks`` (``legal_only``: only the games without a finding
-    count); also how many games there were and how many of them have a finding."""
-    aggregates = Aggregates(groupings)
+           legal_only: bool = False, groupings: Iterable[str] = GROUPINGS,
+           standings: bool = True) -> tuple[Aggregates, int, int]:
+    """:class:`Aggregates` of the games of ``per_game`` (in corpus order) in ``groupings``, and their
+    ``standings`` unless told not, each game's rows handed to every one of ``sinks`` (``legal_only``:
+    only the games without a finding count); also how many games there were and how many of them have
+    a finding."""
+    aggregates = Aggregates(groupings, standings)
     games = illegal = 0
     for stats in per_game:
         games += 1

@@ -251,14 +251,20 @@ def standings_rows(aggregates: Aggregates) -> Table:
 
 def standings_parts(aggregates: Aggregates) -> Iterator[Table]:
     """The table of :func:`standings_table` in parts, as :func:`summary_parts` gives its table."""
-    return _indexed(aggregates.standings.rows(), STANDINGS_COLUMNS)
+    return _indexed(_standings(aggregates), STANDINGS_COLUMNS)
 
 
 def standings_table(aggregates: Aggregates) -> pd.DataFrame:
     """The standings of every event (:meth:`nardy_cli.analysis.standings.Standings.rows`), one row per player."""
     import pandas as pd
 
-    return pd.DataFrame(aggregates.standings.rows(), columns=list(STANDINGS_COLUMNS)).set_index("event")
+    return pd.DataFrame(_standings(aggregates), columns=list(STANDINGS_COLUMNS)).set_index("event")
+
+
+def _standings(aggregates: Aggregates) -> Iterator[dict[str, Any]]:
+    if aggregates.standings is None:
+        raise ValueError("the standings were not summed (standings=False)")
+    return aggregates.standings.rows()
 
 
 def quality_rows(aggregates: Aggregates) -> Table:
