@@ -445,7 +445,34 @@ def test_games_start_after_a_result_and_at_a_tag_after_movetext() -> None:
              '[Round "2"]', "1. 63: 24/18/15 2-0"]  # game 7: a tag after movetext
     starts, preamble = ntn.game_starts(lines[:2])
     assert preamble == []
-    assert [number for number, line in enumerate(lines) if starts(line)] == [0, 4, 6, 7, 8, 10, 14]
+    assert starts(lines) == [0, 4, 6, 7, 8, 10, 14]
+
+
+@given(st.lists(st.sampled_from(['[Event "a"]', "  [Round 2]\n", "1. 63: 24/18/15\n", "2. 52: 24/19 1-0\r\n",
+                                 "0-1", " *\n", "1. 63: 24/18 { c } 1-0", "; 1-0", "{ a", "\n", " \t\n", "\u3000x 1-0",
+                                 "13/8-2", "1/2-1/2\n", "x\u00a0*"]), max_size=40),
+       st.lists(st.integers(1, 40), max_size=5))
+def test_game_starts_told_in_batches_are_those_told_line_by_line(lines: list[str], sizes: list[int]) -> None:
+    starts, _ = ntn.game_starts([])
+    whole = starts(lines)
+    in_batches, starts = [], ntn.game_starts([])[0]
+    done = 0
+    for size in [*sizes, len(lines)]:
+        in_batches += [done + index for index in starts(lines[done:done + size])]
+        done = min(done + size, len(lines))
+    assert in_batches == whole
+    line_by_line, starts = [], ntn.game_starts([])[0]  # (a batch of one line each)
+    for number, line in enumerate(lines):
+        line_by_line += [number] * len(starts([line]))
+    assert line_by_line == whole
+
+
+@given(st.text(st.sampled_from(" -*/01259{};x\u00a0")))
+def test_a_line_ends_with_a_result_as_its_last_word_says(text: str) -> None:
+    word = text.rpartition(" ")[2]  # the test before the quick one spared the word's copy
+    expected = (("-" in word or word == UNFINISHED) and ntn._RESULT_RE.fullmatch(word) is not None
+                and not any(mark in text for mark in "{;}"))
+    assert ntn._ends_with_result(text) == expected
 
 
 @pytest.mark.parametrize("text", ["1.63: 24/18", "63:24/18 x", "1.. 63:", "1.... 63:"])

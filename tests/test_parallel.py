@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from locations import corpus_files
 from nardy_cli.analysis.aggregates import game_row
@@ -22,10 +24,11 @@ from nardy_cli.cli.main import cli
 from nardy_cli.core.moves import Move
 from nardy_cli.core.rules import Rules
 from nardy_cli.core.sides import BLACK, WHITE, other
+from nardy_cli.files import sources
 from nardy_cli.files.sources import READ_HOOKS
 from nardy_cli.notations import notation, writer
 from nardy_cli.notations.jsonl import game_to_dict
-from nardy_cli.record import Action, GameRecord
+from nardy_cli.record import Action, GameRecord, InputError
 from nardy_cli.run import parallel
 from nardy_cli.run.corpus import iter_games
 from nardy_cli.run.parallel import ClusterError, in_process, map_games, replayed
@@ -441,3 +444,62 @@ def test_dask_on_real_match_files(corpus, expected_mat, dask_cluster):
 def test_bad_dask_values(dask_cluster):
     with pytest.raises(ClusterError, match="local:N"):
         run([], dask="local:none")
+
+
+def cut_units(path: Path, chunk_games: int, batch: int, monkeypatch) -> list[tuple]:
+    """What the parent cuts ``path`` into, told ``batch`` lines at a time: each unit's lines, where
+    they start, its first game's count, probe and end, and what is left to stream; the messages."""
+    monkeypatch.setattr(parallel, "BATCH_LINES", batch)
+    cut: list = []
+    for item in parallel._work([str(path)], None, None, None, chunk_games, workers_read=False):
+        if isinstance(item, str):
+            cut.append(item)
+            continue
+        rest: list[str] | None = None
+        if item.rest is not None:
+            rest = []
+            try:
+                rest.extend(item.rest)
+            except InputError as error:
+                rest.append(str(error))
+        cut.append(("".join(item.lines), item.first_line, item.counted, item.probe, item.truncated, rest))
+    return cut
+
+
+@given(lines=st.lists(st.sampled_from(['[Event "a"]\n', "1. 63: 24/18/15\n", "2. 52: 24/19 1-0\n", "0-1\n",
+                                       "\n", "{ a comment\n", "} 1-0\n", "\ufeff[Round 2]\n",
+                                       "1. 63: 24/18 " + "x" * 300 + "\n"]), max_size=60),
+       chunk_games=st.integers(1, 4), game_limit=st.sampled_from([200, 1000, 1 << 22]),
+       batch=st.sampled_from([2, 3, 7, 100]), damaged=st.booleans())
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_a_file_is_cut_the_same_whatever_lines_are_told_at_once(tmp_path, monkeypatch, lines, chunk_games,
+                                                                game_limit, batch, damaged):
+    """A batch of one line is a line at a time; each unit holds the lines after the last one's, from
+    its first line on, and a damaged file is cut as far as it reads (it is read 64 bytes at a time)."""
+    monkeypatch.setattr(parallel, "GAME_LIMIT", game_limit)
+    monkeypatch.setattr(sources, "CHUNK_BYTES", 64)
+    path = tmp_path / "games.ntn.gz"
+    text = "".join(lines * 20)
+    packed = gzip.compress(text.encode("utf-8"))
+    path.write_bytes(packed[: len(packed) * 3 // 4] if damaged else packed)
+    cut = cut_units(path, chunk_games, batch, monkeypatch)
+    assert cut == cut_units(path, chunk_games, 1, monkeypatch)
+    read = ""
+    for unit in cut:
+        if isinstance(unit, str):
+            continue
+        assert unit[1] == read.count("\n") + 1  # (every line ends with one)
+        read += unit[0] + "".join(line for line in unit[5] or () if line.endswith("\n"))
+    text = text.removeprefix("\ufeff")  # (told from a BOM, the encoding drops it)
+    assert text.startswith(read) and (damaged or read == text)
+
+
+def test_a_game_too_long_to_ship_streams_on_to_the_damage(tmp_path, monkeypatch):
+    monkeypatch.setattr(parallel, "GAME_LIMIT", 200)
+    monkeypatch.setattr(sources, "CHUNK_BYTES", 64)
+    path = tmp_path / "games.ntn.gz"
+    packed = gzip.compress(ntn_text(long_games(3, 5)).encode("utf-8"))
+    path.write_bytes(packed[: len(packed) // 2])
+    cut = cut_units(path, 2, parallel.BATCH_LINES, monkeypatch)  # the damage in the batch of the long game
+    assert cut == cut_units(path, 2, 1, monkeypatch)
+    assert len(cut) == 1 and re.search(r"games.ntn.gz: cannot read after line \d+", cut[0][5][-1])

@@ -29,10 +29,11 @@ from nardy_cli.record import GameRecord
 
 Prepared = TypeVar("Prepared")
 
-GameStarts = tuple[Callable[[str], bool], list[str]]
-"""A notation's answer to where a file's games start: a function told each stripped non-blank
-line in order, True where a game plainly begins (a cut there is checked by reading on, never
-trusted), and the lines a reader must read before any run but the file's first."""
+GameStarts = tuple[Callable[[list[str]], list[int]], list[str]]
+"""A notation's answer to where a file's games start: a function told the file's lines (with their
+line ends) in order, a batch at a time, that gives the indexes in the batch of those where a game
+plainly begins (a cut there is checked by reading on, never trusted); and the lines a reader must
+read before any run but the file's first."""
 
 # Sniffing order: the most distinctive first (MAT files are .txt too).
 NAMES = ("xg", "ntn", "sgf", "jsonl", "mat")

@@ -40,8 +40,8 @@ def game_starts(head: list[str]) -> GameStarts | None:
     return None
 
 
-def _every_line(text: str) -> bool:
-    return True
+def _every_line(lines: list[str]) -> list[int]:
+    return [index for index, line in enumerate(lines) if line and not line.isspace()]
 
 
 def game_to_dict(game: GameRecord) -> dict[str, Any]:

@@ -90,24 +90,38 @@ def game_starts(head: list[str]) -> GameStarts:
 
 
 class _GameStarts:
+    """Told a file's lines a batch at a time, in order (what a line leaves to the next is kept)."""
+
     def __init__(self) -> None:
         self.movetext = False
         self.ended = True
 
-    def __call__(self, text: str) -> bool:
-        tag = text[0] == "["
-        start = self.ended or (tag and self.movetext)
-        plain = not tag and text[0] not in COMMENT_OPENERS
-        self.movetext = plain or (self.movetext and not start)
-        self.ended = plain and _ends_with_result(text)
-        return start
+    def __call__(self, lines: list[str]) -> list[int]:
+        found: list[int] = []
+        movetext, ended = self.movetext, self.ended
+        for index in range(len(lines)):  # a loop compiled over a batch: a call a line cost more than it
+            text = lines[index].strip()
+            if not text:
+                continue
+            tag = text[0] == "["
+            start = ended or (tag and movetext)
+            if start:
+                found.append(index)
+            plain = not tag and text[0] not in COMMENT_OPENERS
+            movetext = plain or (movetext and not start)
+            ended = plain and _ends_with_result(text)
+        self.movetext, self.ended = movetext, ended
+        return found
 
 
 def _ends_with_result(text: str) -> bool:
     """Whether a movetext line ends with a result and holds no comment (which might hide it)."""
-    word = text.rpartition(" ")[2]
-    # Every result holds a hyphen or is "*": testing that first spares the pattern on most lines,
-    # which end with a play (the parent cutting a big file for its workers tests every line).
+    word_start = text.rfind(" ") + 1
+    # Every result holds a hyphen or is "*": testing that first spares the word's copy and the
+    # pattern on most lines, which end with a play (the parent cutting a big file tests every line).
+    if text.find("-", word_start) < 0 and len(text) - word_start != len(UNFINISHED):
+        return False
+    word = text[word_start:]
     return (("-" in word or word == UNFINISHED) and _RESULT_RE.fullmatch(word) is not None
             and not any(mark in text for mark in _COMMENT_MARKS))
 

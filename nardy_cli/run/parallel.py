@@ -88,6 +88,7 @@ SHIP_LIMIT = 4 << 20  # characters: a file that cannot be cut and is longer is r
 GAME_LIMIT = 4 << 20  # characters: a unit of a cut file is cut early past it; one game longer streams here
 COMPRESSION_RATIO = 8  # how many times its size a compressed file is counted: text packs about that well
 LINE_COST = 64  # characters a line is counted for besides its own: the memory of a short line, in a list
+BATCH_LINES = 4096  # lines of a file to cut whose game starts are told at once (see notations.GameStarts)
 BATCH_BYTES = 64 << 10  # bytes (as _size_to_read counts them): a file up to this is small, and so is a batch of them
 BATCH_FILES = 64  # small files a batch: its results come back in one message
 GAME_BYTES = 2 << 10  # bytes a game is counted for, as a real MAT game takes: so a file a worker reads
@@ -209,26 +210,61 @@ def _source_units(source: Source, file: int, fmt: str | None, encoding: str | No
         return
     starts, preamble = cutting or (None, [])
     unit, games, size = _Unit(source.name, name, file), 0, 0
+    limit = SHIP_LIMIT if starts is None else GAME_LIMIT
     lines = chain(head, rest)
-    try:
-        for number, line in enumerate(lines, 1):
-            if starts is not None and (text := line.strip()) and starts(text):
-                full = games >= chunk_games or (games and size > GAME_LIMIT)
-                if full and not line.startswith("\ufeff"):  # a BOM is dropped on line 1 only
-                    yield replace(unit, probe=line)
-                    unit = _Unit(source.name, name, file, [], number, unit.counted + games, preamble=preamble)
-                    games, size = 0, 0
-                games += 1
-            unit.lines.append(line)
-            size += len(line) + LINE_COST
-            if size > (SHIP_LIMIT if starts is None else GAME_LIMIT) and games <= 1:
-                yield replace(unit, rest=lines)  # one game too long to ship (thousands of lines of mistakes)
+    read = 0  # lines before the batch
+    while True:
+        batch: list[str] = []
+        failed: InputError | None = None
+        try:
+            batch.extend(islice(lines, BATCH_LINES))  # (the lines read before a read error are kept)
+        except InputError as failure:
+            failed = failure
+        cuts = starts(batch) if starts is not None else []
+        begin = 0
+        for cut in [*cuts, len(batch)]:
+            lines_of_unit = batch[begin:cut]
+            unit.lines += lines_of_unit
+            size += sum(map(len, lines_of_unit)) + LINE_COST * len(lines_of_unit)
+            if size > limit and games <= 1:  # one game too long to ship (thousands of lines of mistakes)
+                last = _last_line_within(lines_of_unit, size, limit)
+                del unit.lines[len(unit.lines) - len(lines_of_unit) + last + 1:]
+                unread = batch[begin + last + 1:]
+                yield replace(unit, rest=chain(unread, lines if failed is None else _raising(failed)))
                 return
-    except InputError as error:
-        yield replace(unit, truncated=True)
-        yield str(error)
-        return
+            if cut == len(batch):
+                break
+            line = batch[cut]
+            full = games >= chunk_games or (games and size > GAME_LIMIT)
+            if full and not line.startswith("\ufeff"):  # a BOM is dropped on line 1 only
+                yield replace(unit, probe=line)
+                unit = _Unit(source.name, name, file, [], read + cut + 1, unit.counted + games, preamble=preamble)
+                games, size = 0, 0
+            games += 1
+            begin = cut
+        read += len(batch)
+        if failed is not None:
+            yield replace(unit, truncated=True)
+            yield str(failed)
+            return
+        if len(batch) < BATCH_LINES:
+            break
     yield unit
+
+
+def _last_line_within(lines: list[str], size: int, limit: int) -> int:
+    """The index of the line of ``lines``, the last lines counted in ``size``, after which the size
+    first passed ``limit``."""
+    for index in range(len(lines) - 1, -1, -1):
+        size -= len(lines[index]) + LINE_COST
+        if size <= limit:
+            return index
+    raise AssertionError("the size passed the limit before these lines")
+
+
+def _raising(error: Exception) -> Iterator[str]:
+    raise error
+    yield  # a generator: raises when read
 
 
 def _whole(chunk_games: int) -> int:
