@@ -30,44 +30,37 @@ JSON_VALUES = st.recursive(
     max_leaves=12)
 
 
-@contextlib.contextmanager
-def blocks_of(values: int):
-    """Spools made meanwhile marshal at most ``values`` values a block."""
-    original = spool.BLOCK_VALUES
-    spool.BLOCK_VALUES = values
-    try:
-        yield
-    finally:
-        spool.BLOCK_VALUES = original
-
-
 @given(texts=st.lists(TEXTS, max_size=30), memory=st.sampled_from([1, 64, None]),
        block=st.sampled_from([1, 2, 7, spool.BLOCK_VALUES]), appended=st.integers(0, 30))
 @settings(max_examples=200, deadline=None)
 def test_a_spool_gives_back_its_texts_in_order_in_memory_and_on_disk(texts, memory, block, appended):
-    with blocks_of(block), Spool[str](memory) as kept:
-        half = len(texts) // 2
-        kept.extend(texts[:half])
-        assert list(kept) == texts[:half]  # read back, then appended to again
-        for text in texts[half:half + appended]:
-            kept.append(text)
-        kept.extend(texts[half + appended:])
-        assert len(kept) == len(texts) and list(kept) == texts and list(kept) == texts
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(spool, "BLOCK_VALUES", block)  # (a spool takes it when it is made)
+        with Spool[str](memory) as kept:
+            half = len(texts) // 2
+            kept.extend(texts[:half])
+            assert list(kept) == texts[:half]  # read back, then appended to again
+            for text in texts[half:half + appended]:
+                kept.append(text)
+            kept.extend(texts[half + appended:])
+            assert len(kept) == len(texts) and list(kept) == texts and list(kept) == texts
 
 
 @given(runs=st.lists(st.lists(st.integers(-5, 5), max_size=9), max_size=6), appended=st.integers(0, 9),
        block=st.sampled_from([1, 2, 3, spool.BLOCK_VALUES]))
 @settings(max_examples=200, deadline=None)
 def test_sorted_runs_read_back_every_run_merged_whatever_their_blocks(runs, appended, block):
-    with blocks_of(block), SortedRuns[int]() as kept:
-        for values in runs:
-            ordered = sorted(values)
-            kept.add(ordered[:appended])  # the rest appended one by one, in blocks as they fill
-            for value in ordered[appended:]:
-                kept.append(value)
-        assert list(kept.merged()) == sorted(value for values in runs for value in values)
-        kept.add([9])  # runs added after a reading
-        assert list(kept.merged([7])) == sorted([7, 9, *(value for values in runs for value in values)])
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(spool, "BLOCK_VALUES", block)  # (a spool takes it when it is made)
+        with SortedRuns[int]() as kept:
+            for values in runs:
+                ordered = sorted(values)
+                kept.add(ordered[:appended])  # the rest appended one by one, in blocks as they fill
+                for value in ordered[appended:]:
+                    kept.append(value)
+            assert list(kept.merged()) == sorted(value for values in runs for value in values)
+            kept.add([9])  # runs added after a reading
+            assert list(kept.merged([7])) == sorted([7, 9, *(value for values in runs for value in values)])
 
 
 def test_a_block_of_large_values_holds_fewer_of_them():
@@ -113,15 +106,14 @@ def test_json_chunks_give_the_text_json_dumps_gives(head, lists, tail, memory, c
 
     whole = JsonList(memory)
     whole.extend(lists[0] if lists else [])
-    original = spool.CHUNK_CHARS
-    spool.CHUNK_CHARS = chunk
     try:
-        assert "".join(json_chunks(spooled())) == expected
-        assert "".join(json_chunks(whole)) == json.dumps(lists[0] if lists else [], ensure_ascii=False, indent=2)
-        assert "".join(json_chunks(JsonValues(iter(lists[0] if lists else [])))) == "".join(json_chunks(whole))
-        assert all(len(piece) >= chunk for piece in list(json_chunks(spooled()))[:-1])
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(spool, "CHUNK_CHARS", chunk)
+            assert "".join(json_chunks(spooled())) == expected
+            assert "".join(json_chunks(whole)) == json.dumps(lists[0] if lists else [], ensure_ascii=False, indent=2)
+            assert "".join(json_chunks(JsonValues(iter(lists[0] if lists else [])))) == "".join(json_chunks(whole))
+            assert all(len(piece) >= chunk for piece in list(json_chunks(spooled()))[:-1])
     finally:
-        spool.CHUNK_CHARS = original
         for value in [*kept, whole]:
             value.close()
 
@@ -144,12 +136,9 @@ def test_a_table_row_is_spooled_as_json_dumps_writes_it(rows):
        st.sampled_from([2, 3, 32]))
 def test_sorted_spooled_sorts_as_sorted(values, run, merged):
     entries = [(*value, index) for index, value in enumerate(values)]  # (the index tells equal values apart)
-    original = spool.MERGED_RUNS
-    spool.MERGED_RUNS = merged
-    try:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(spool, "MERGED_RUNS", merged)
         assert list(sorted_spooled(reversed(entries), run)) == sorted(entries)
-    finally:
-        spool.MERGED_RUNS = original
 
 
 def test_sorted_spooled_keeps_one_file_and_merges_few_runs_at_once(monkeypatch):
