@@ -101,9 +101,8 @@ def read_statistics(corpus: Corpus, sinks: Sequence[RowSink] = (), with_turns: b
                     groupings: Iterable[str] | None = None, standings: bool = True) -> tuple[Aggregates, CorpusTask]:
     """The statistics of every game of ``corpus`` summed (see :func:`~nardy_cli.analysis.aggregates.summed`)
     in ``groupings`` (default: all), and their ``standings`` unless told not, with its rows handed
-    to ``sinks`` (with turn rows unless
-    ``with_turns`` is False), and the task that read them, to end with. How many games have a
-    finding is said on standard error."""
+    to ``sinks`` (with turn rows unless ``with_turns`` is False), and the task that read them, to end
+    with. How many games have a finding is said on standard error."""
     from nardy_cli.analysis import bearoff  # the commands that sum statistics only
     from nardy_cli.analysis.aggregates import GROUPINGS, game_stats, summed
     from nardy_cli.reporting.tables import TableSink, ready_rows
