@@ -121,6 +121,7 @@ def test_the_statistics_tables_of_many_players_take_no_more_memory(monkeypatch):
 
     def fill_and_read(players: int) -> None:
         aggregates = Aggregates(["player"])
+        assert aggregates.rolls is not None
         for number in range(2 * players):
             name = f"player-{number % players}"
             aggregates.rolls.totals(name).add([number % 3] * len(ROLL_CLASSES))

@@ -34,6 +34,7 @@ from nardy_cli.reporting.stats import (
     chi_square_survival,
     dice_counts,
     dice_fairness,
+    dice_parts,
     fairness_display,
     fairness_parts,
     luck_parts,
@@ -71,6 +72,14 @@ def corpus(tmp_path_factory):
     pairs = list(validate_games(iter_games(paths, on_error=pytest.fail)))
     turns = pd.DataFrame([row for game, result in pairs for row in turn_rows(game, result)])
     return aggregate(pairs), [result for _, result in pairs], turns
+
+
+@pytest.fixture(scope="module")
+def per_game(corpus):
+    """The :class:`GameStats` of each of the corpus' games, what :func:`summed` adds up."""
+    _, replays, _ = corpus
+    return [game_stats(CorpusGame(replay.record.source or "test.ntn", index, replay.record), replay)
+            for index, replay in enumerate(replays, 1)]
 
 
 def read_record(text: str):
@@ -156,22 +165,16 @@ def test_outcome_counts_by_variant_match_the_replays(corpus):
 
 
 @pytest.mark.parametrize("by", GROUPINGS)
-def test_summing_one_grouping_gives_its_summary_and_keeps_no_other(corpus, by):
-    aggregates, replays, _ = corpus
-    games = [game_stats(CorpusGame(replay.record.source or "test.ntn", index, replay.record), replay)
-             for index, replay in enumerate(replays, 1)]
-    alone, _, _ = summed(games, groupings=(by,))
+def test_summing_one_grouping_gives_its_summary_and_keeps_no_other(per_game, by):
+    alone, _, _ = summed(per_game, groupings=(by,))
     assert list(alone.groups) == [by]
-    everything, _, _ = summed(games)
+    everything, _, _ = summed(per_game)
     assert summarize(alone, by).equals(summarize(everything, by))
 
 
-def test_summing_without_the_standings_keeps_none_and_the_rest_is_the_same(corpus):
-    aggregates, replays, _ = corpus
-    games = [game_stats(CorpusGame(replay.record.source or "test.ntn", index, replay.record), replay)
-             for index, replay in enumerate(replays, 1)]
-    without, _, _ = summed(games, standings=False)
-    everything, _, _ = summed(games)
+def test_summing_without_the_standings_keeps_none_and_the_rest_is_the_same(per_game):
+    without, _, _ = summed(per_game, standings=False)
+    everything, _, _ = summed(per_game)
     assert without.standings is None and list(standings_parts(everything))
     with pytest.raises(ValueError, match="standings were not summed"):
         standings_parts(without)
@@ -180,6 +183,20 @@ def test_summing_without_the_standings_keeps_none_and_the_rest_is_the_same(corpu
     assert [table.records() for table in fairness_parts(without, 0, None)] == [
         table.records() for table in fairness_parts(everything, 0, None)]
     assert [table.records() for table in luck_parts(without)] == [table.records() for table in luck_parts(everything)]
+
+
+def test_summing_without_the_dice_keeps_no_rolls_nor_luck_and_the_rest_is_the_same(per_game):
+    without, _, _ = summed(per_game, dice=False)
+    everything, _, _ = summed(per_game)
+    assert without.rolls is None and without.luck is None
+    for parts in (lambda a: fairness_parts(a, 0, None), luck_parts, dice_parts):
+        assert list(parts(everything))
+        with pytest.raises(ValueError, match="dice were not summed"):
+            list(parts(without))
+    for by in GROUPINGS:
+        assert summarize(without, by).equals(summarize(everything, by))
+    assert [table.records() for table in standings_parts(without)] == [
+        table.records() for table in standings_parts(everything)]
 
 
 def test_player_summary_counts_every_game_as_white_or_black(corpus):

@@ -307,17 +307,20 @@ class Aggregates:
     both sides'.
     """
 
-    def __init__(self, groupings: Iterable[str] = GROUPINGS, standings: bool = True) -> None:
+    def __init__(self, groupings: Iterable[str] = GROUPINGS, standings: bool = True, dice: bool = True) -> None:
         kept = grouping.GROUPS_KEPT
         # only the groupings asked for (of GROUPINGS): one group a file or a match is a thousand bytes
         # a match for a corpus of a match a file, which a command that shows none need not keep
         self.groups: dict[str, Groups[GroupTotals]] = {
             by: Groups(GroupTotals, kept) for by in GROUPINGS if by in groupings}
-        self.rolls: Groups[RollCounts] = Groups(RollCounts, kept)  # by player, once they have rolled
-        # by player: float sums, added in the order the games came (a small record a game once
-        # spooled, sorted in runs 8 times as long)
-        self.luck: Groups[LuckSums] = Groups(LuckSums, kept, in_order=True, run=None if kept is None else 8 * kept)
-        self.standings = Standings(kept) if standings else None  # (a command that shows none need not keep them)
+        # the dice and luck by player, and the standings, only when asked for (a command that shows none
+        # need not keep them)
+        self.rolls: Groups[RollCounts] | None = Groups(RollCounts, kept) if dice else None  # once they have rolled
+        # luck: float sums, added in the order the games came (a small record a game once spooled, sorted
+        # in runs 8 times as long)
+        self.luck: Groups[LuckSums] | None = Groups(
+            LuckSums, kept, in_order=True, run=None if kept is None else 8 * kept) if dice else None
+        self.standings = Standings(kept) if standings else None
         self.games = self.turns = self.legal = self.findings = 0
         self.first_findings: list[dict[str, Any]] = []  # the first FINDINGS_KEPT, for reports
         self.checker = MatchChecker()
@@ -362,16 +365,16 @@ class Aggregates:
     def _count(self, stats: GameStats, match: str, match_findings: list[dict[str, Any]]) -> None:
         row = stats.game
         winner, first_mover, outcome, turns = row["winner"], row["first_mover"], row["outcome"], row["turns"]
-        groups = self.groups
+        groups, rolls, luck = self.groups, self.rolls, self.luck
         for side, name in SIDE_KEYS.items():
-            if stats.luck and side in stats.luck:
-                self.luck.totals(row[name]).add(stats.luck[side])
+            if luck is not None and stats.luck and side in stats.luck:
+                luck.totals(row[name]).add(stats.luck[side])
             won = winner == side
             if "player" in groups:
                 groups["player"].totals(row[name]).add(won, outcome if won else None, first_mover == side,
                                                       won and first_mover == side, turns, row[f"pips_lost_{name}"])
-            if any(stats.rolls[side]):  # a player is in the dice tables once they have rolled
-                self.rolls.totals(row[name]).add(stats.rolls[side])
+            if rolls is not None and any(stats.rolls[side]):  # a player is in the dice tables once they have rolled
+                rolls.totals(row[name]).add(stats.rolls[side])
         if self.standings is not None:
             self.standings.add_game(row)
         known = first_mover is not None
@@ -425,12 +428,12 @@ RowSink = Callable[[GameStats | None, tuple[dict[str, Any], ...], list[dict[str,
 
 def summed(per_game: Iterable[GameStats], sinks: Sequence[RowSink] = (), *,
            legal_only: bool = False, groupings: Iterable[str] = GROUPINGS,
-           standings: bool = True) -> tuple[Aggregates, int, int]:
+           standings: bool = True, dice: bool = True) -> tuple[Aggregates, int, int]:
     """:class:`Aggregates` of the games of ``per_game`` (in corpus order) in ``groupings``, and their
-    ``standings`` unless told not, each game's rows handed to every one of ``sinks`` (``legal_only``:
-    only the games without a finding count); also how many games there were and how many of them have
-    a finding."""
-    aggregates = Aggregates(groupings, standings)
+    ``standings`` and ``dice`` (the players' dice and luck) unless told not, each game's rows handed to
+    every one of ``sinks`` (``legal_only``: only the games without a finding count); also how many
+    games there were and how many of them have a finding."""
+    aggregates = Aggregates(groupings, standings, dice)
     games = illegal = 0
     for stats in per_game:
         games += 1

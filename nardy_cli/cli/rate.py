@@ -50,7 +50,7 @@ def rate(corpus: Corpus, output_format: str, elo_k: float, history_path: str | N
                 if single is not None:
                     results.append(tuple(single))
 
-        _, task = read_statistics(corpus, [collect], with_turns=False, groupings=(), standings=False)
+        _, task = read_statistics(corpus, [collect], with_turns=False, groupings=(), standings=False, dice=False)
         history = spool() if history_path or chart_path else None
         ratings = Ratings(elo_k=elo_k, history=history).rate(Result(*result) for result in results)
         if history_path:

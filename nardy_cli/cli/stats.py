@@ -63,8 +63,9 @@ def stats_command(corpus: Corpus, by: str, output_format: str, out_dir: str | No
             sinks.append(tables.enter_context(table_files(str(folder), "csv", force=True)))
         if parquet_dir:
             sinks.append(tables.enter_context(table_files(parquet_dir, "parquet", force=force)))
-        aggregates, task = read_statistics(corpus, sinks, groupings=None if out_dir else (by,),  # the report
-                                           standings=standings or bool(out_dir))                    # shows all
+        figures = not standings  # the summary, dice and luck tables, else the standings alone (the report: all)
+        aggregates, task = read_statistics(corpus, sinks, groupings=None if out_dir else (by,) if figures else (),
+                                           standings=standings or bool(out_dir), dice=figures or bool(out_dir))
     if parquet_dir:
         click.echo(f"tables written to {parquet_dir}: games, turns, findings and matches .parquet", err=True)
     if out_dir:

@@ -98,9 +98,10 @@ class CorpusTask:
 
 
 def read_statistics(corpus: Corpus, sinks: Sequence[RowSink] = (), with_turns: bool | None = None,
-                    groupings: Iterable[str] | None = None, standings: bool = True) -> tuple[Aggregates, CorpusTask]:
+                    groupings: Iterable[str] | None = None, standings: bool = True,
+                    dice: bool = True) -> tuple[Aggregates, CorpusTask]:
     """The statistics of every game of ``corpus`` summed (see :func:`~nardy_cli.analysis.aggregates.summed`)
-    in ``groupings`` (default: all), and their ``standings`` unless told not, with its rows handed
+    in ``groupings`` (default: all), and their ``standings`` and ``dice`` unless told not, with its rows handed
     to ``sinks`` (with turn rows unless ``with_turns`` is False), and the task that read them, to end
     with. How many games have a finding is said on standard error."""
     from nardy_cli.analysis import bearoff  # the commands that sum statistics only
@@ -118,7 +119,7 @@ def read_statistics(corpus: Corpus, sinks: Sequence[RowSink] = (), with_turns: b
         per_game = task.replayed(build, bar, chunk_games=TABLE_CHUNK_GAMES if sinks else None)
         aggregates, games, illegal = summed(per_game, sinks, legal_only=corpus.legal_only,
                                             groupings=GROUPINGS if groupings is None else groupings,
-                                            standings=standings)
+                                            standings=standings, dice=dice)
     if illegal:
         how = "left out (--legal-only)" if corpus.legal_only else "counted (--legal-only leaves them out)"
         click.echo(f"{illegal} of {games} games have a finding: {how}", err=True)

@@ -13,7 +13,7 @@ import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import chain, islice
 from statistics import NormalDist
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from nardy_cli.analysis.aggregates import (
     CASCADE_GROUPINGS,
@@ -26,6 +26,7 @@ from nardy_cli.analysis.aggregates import (
     RollCounts,
     busiest_first,
 )
+from nardy_cli.analysis.groups import Groups
 from nardy_cli.analysis.luck import EXPECTED_PIPS, LuckSums
 from nardy_cli.analysis.standings import STANDINGS_COLUMNS
 from nardy_cli.reporting import plain
@@ -136,14 +137,14 @@ def outcome_rows(aggregates: Aggregates, by: str = "variant") -> Table:
 def dice_rows(aggregates: Aggregates, player: str | None = None, *, total: bool = False) -> Table:
     """The table of :func:`dice_counts`."""
     if player is not None:
-        rolled = aggregates.rolls.get(player)
+        rolled = _rolls(aggregates).get(player)
         return _dice_table([] if rolled is None else [(player, rolled.counts)])
     return Table.joined(dice_parts(aggregates, total=total))
 
 
 def dice_parts(aggregates: Aggregates, *, total: bool = True) -> Iterator[Table]:
     """The table of :func:`dice_counts` (``player=None``) in parts, as :func:`summary_parts` gives its table."""
-    players = _counts(aggregates.rolls.in_key_order()) if total else iter(())
+    players = _counts(_rolls(aggregates).in_key_order()) if total else iter(())
     for part in in_parts(chain([_everyone(aggregates)], players), PART_ROWS):
         yield _dice_table(part)
 
@@ -151,7 +152,7 @@ def dice_parts(aggregates: Aggregates, *, total: bool = True) -> Iterator[Table]
 def _everyone(aggregates: Aggregates) -> tuple[str, list[int]]:
     """The row ``all``: every player's rolls."""
     everyone = RollCounts()
-    for rolled in aggregates.rolls.unordered():
+    for rolled in _rolls(aggregates).unordered():
         everyone.add(rolled.counts)
     return "all", everyone.counts
 
@@ -178,7 +179,7 @@ def fairness_parts(aggregates: Aggregates, min_rolls: int = 0, top: int | None =
     """:func:`shortened` ``(dice_fairness(dice_counts(aggregates, total=True)), min_rolls, top)``
     in parts, as :func:`summary_parts` gives its table: ``all``, then the players with the most
     rolls (ties by name)."""
-    players = _counts(aggregates.rolls.ordered(_most_rolls), min_rolls)
+    players = _counts(_rolls(aggregates).ordered(_most_rolls), min_rolls)
     for part in in_parts(chain([_everyone(aggregates)], islice(players, top)), PART_ROWS):
         yield fairness_rows(_dice_table(part))
 
@@ -199,10 +200,11 @@ def luck_rows(aggregates: Aggregates) -> Table:
 
 def luck_parts(aggregates: Aggregates) -> Iterator[Table]:
     """The table of :func:`luck_table` in parts, as :func:`summary_parts` gives its table."""
+    luck = _summed(aggregates.luck, "dice")
     everyone = LuckSums()
-    for player in aggregates.luck.values():  # in the order the players came
+    for player in luck.values():  # in the order the players came
         everyone.add(player)
-    for part in in_parts(chain([("all", everyone)], aggregates.luck.in_key_order()), PART_ROWS):
+    for part in in_parts(chain([("all", everyone)], luck.in_key_order()), PART_ROWS):
         yield _luck_table([player for player, _ in part], [sums for _, sums in part])
 
 
@@ -262,9 +264,21 @@ def standings_table(aggregates: Aggregates) -> pd.DataFrame:
 
 
 def _standings(aggregates: Aggregates) -> Iterator[dict[str, Any]]:
-    if aggregates.standings is None:
-        raise ValueError("the standings were not summed (standings=False)")
-    return aggregates.standings.rows()
+    return _summed(aggregates.standings, "standings").rows()
+
+
+Summed = TypeVar("Summed")
+
+
+def _summed(figures: Summed | None, flag: str) -> Summed:
+    """Figures of :class:`Aggregates` that are None when it was told not to sum them (``flag=False``)."""
+    if figures is None:
+        raise ValueError(f"the {flag} were not summed ({flag}=False)")
+    return figures
+
+
+def _rolls(aggregates: Aggregates) -> Groups[RollCounts]:
+    return _summed(aggregates.rolls, "dice")
 
 
 def quality_rows(aggregates: Aggregates) -> Table:
