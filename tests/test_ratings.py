@@ -1,12 +1,16 @@
 """Ratings: the FIBS formula and Elo against hand-computed changes, and nardy rate."""
 import csv
 import io
+import json
 import math
+import random
 
 import pytest
 
 from nardy_cli.analysis import ratings as ratings_module
 from nardy_cli.analysis.ratings import (
+    RATING_COLUMNS,
+    PlayerRating,
     Ratings,
     Result,
     date_key,
@@ -18,6 +22,9 @@ from nardy_cli.analysis.ratings import (
     match_result,
 )
 from nardy_cli.cli.main import cli
+from nardy_cli.reporting import stats
+from nardy_cli.reporting.printed import format_ratings
+from support.memory import assert_flat_memory
 
 
 def test_fibs_rating_change_of_known_matches_by_hand():
@@ -76,6 +83,49 @@ def test_unfinished_matches_are_not_rated():
     row = {"player1": "Ann", "player2": "Boris", "winner": None, "complete": False, "date": "", "length": 5}
     assert match_result(row) is None
     assert match_result({**row, "winner": "Boris", "complete": True}) == Result("", "Boris", "Ann", 5)
+
+
+def test_ratings_rank_by_fibs_rating_then_elo_ties_in_the_order_the_players_came():
+    ratings = Ratings(players={"Cleo": PlayerRating(rating=1500, elo=1510), "Boris": PlayerRating(rating=1520),
+                               "Ann": PlayerRating(rating=1500, elo=1510), "Dan": PlayerRating(rating=1500, elo=1520)})
+    assert [row["player"] for row in ratings.rows()] == ["Boris", "Dan", "Cleo", "Ann"]
+    assert tuple(next(ratings.rows())) == RATING_COLUMNS
+
+
+def random_ratings(players: int, seed: int = 5) -> Ratings:
+    rng = random.Random(seed)
+    names = [f"player {number}" for number in range(players)]
+    pairs = [rng.sample(names, 2) for _ in range(3 * players)]
+    return Ratings(history=None).rate(Result(f"2026-01-{rng.randint(1, 28):02}", winner, loser, rng.choice([0, 1, 5]))
+                                      for winner, loser in pairs)
+
+
+@pytest.mark.parametrize("output_format", ["table", "md", "csv", "json"])
+def test_ratings_printed_a_part_at_a_time_are_the_whole_table(monkeypatch, output_format):
+    ratings = random_ratings(30)
+    whole = "".join(format_ratings(ratings.rows(), output_format, "ru"))
+    if output_format == "json":
+        assert whole == json.dumps(list(ratings.rows()), ensure_ascii=False, indent=2)
+    if output_format == "csv":
+        assert list(csv.DictReader(io.StringIO(whole))) == [
+            {column: str(value) for column, value in row.items()} for row in ratings.rows()]
+    monkeypatch.setattr(stats, "PART_ROWS", 4)
+    assert "".join(format_ratings(ratings.rows(), output_format, "ru")) == whole
+
+
+def test_printing_the_ratings_of_many_players_takes_no_more_memory(monkeypatch):
+    monkeypatch.setattr(stats, "PART_ROWS", 50)
+
+    def fill_and_read(players: int) -> None:
+        for output_format in ("table", "md", "csv", "json"):
+            rows = ({"player": f"player {number}", "rating": 1500.0 + number % 7, "experience": number,
+                     "matches": 1, "match_wins": 1, "elo": 1500.0, "games": 0, "game_wins": 0}
+                    for number in range(players))
+            for _ in format_ratings(rows, output_format, "en"):
+                pass
+
+    fill_and_read(100)  # what is made once (labels, caches) is not counted against the first size
+    assert_flat_memory(monkeypatch, fill_and_read)
 
 
 @pytest.mark.slow

@@ -136,12 +136,17 @@ class Ratings:
                                  "opponent": opponent, "won": won, "length": result.length, "rating": rating,
                                  "change": change})
 
-    def rows(self) -> list[dict[str, Any]]:
-        """One row per player (:data:`RATING_COLUMNS`), the highest FIBS rating first, then Elo."""
-        rows = [{"player": name, "rating": player.rating, "experience": player.experience, "matches": player.matches,
-                 "match_wins": player.match_wins, "elo": player.elo, "games": player.games,
-                 "game_wins": player.game_wins} for name, player in self.players.items()]
-        return sorted(rows, key=lambda row: (-row["rating"], -row["elo"]))
+    def rows(self) -> Iterator[dict[str, Any]]:
+        """One row per player (:data:`RATING_COLUMNS`), the highest FIBS rating first, then Elo (ties in
+        the order the players came), each made as it is read: a server has many players."""
+        for name, player in sorted(self.players.items(), key=_rank):
+            yield {"player": name, "rating": player.rating, "experience": player.experience, "matches": player.matches,
+                   "match_wins": player.match_wins, "elo": player.elo, "games": player.games,
+                   "game_wins": player.game_wins}
+
+
+def _rank(item: tuple[str, PlayerRating]) -> tuple[float, float]:
+    return -item[1].rating, -item[1].elo
 
 
 def in_date_order(results: Iterable[Result]) -> Iterator[Result]:

@@ -63,5 +63,7 @@ def rate(corpus: Corpus, output_format: str, elo_k: float, history_path: str | N
             from nardy_cli.reporting.ratings_chart import ratings_chart
 
             save_figure(ratings_chart(history or (), lang, top), chart_path, force=force)
-    click.echo(format_ratings(ratings.rows(), output_format, lang))
+    for piece in format_ratings(ratings.rows(), output_format, lang):
+        click.echo(piece, nl=False)
+    click.echo()
     task.exit()

@@ -162,6 +162,16 @@ def _json_values(values: list[Any]) -> list[Any]:
     return values
 
 
+def indexed_parts(rows: Iterable[dict[str, Any]], columns: Sequence[str], size: int | None) -> Iterator[Table]:
+    """Rows of dicts as tables indexed by the first of ``columns``, in parts of ``size`` rows (see
+    :func:`in_parts`)."""
+    for part in in_parts(rows, size):
+        table = Table(columns[0], [row[columns[0]] for row in part])
+        for name in columns[1:]:
+            table.add(name, [row[name] for row in part])
+        yield table
+
+
 def is_missing(value: Any) -> bool:
     """None or NaN: a gap pandas writes empty, or null."""
     return value is None or (isinstance(value, float) and math.isnan(value))

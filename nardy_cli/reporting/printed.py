@@ -19,6 +19,7 @@ from nardy_cli.reporting.labels import tr
 from nardy_cli.reporting.plain import (
     Table,
     csv_table_pieces,
+    indexed_parts,
     markdown_table,
     record_table,
     text_table,
@@ -79,31 +80,41 @@ def _records(parts: Iterable[Table]) -> JsonValues:
     return JsonValues(record for part in parts for record in part.records())
 
 
-def _shown(parts: Iterable[Table], cells: Callable[[Table, str], list[dict[str, Any]]], heading: str,
+def _shown(parts: Iterable[Table], cells: Callable[[Table, str], list[dict[str, Any]]], heading: str | None,
            output_format: str, lang: str, line_width: int | None = None, no_rows: str | None = None) -> Iterator[str]:
-    """A table given in parts as its ``cells`` in ``lang`` show it, in pieces: Markdown under its
-    heading, or text (``no_rows`` instead, when given and the table has none)."""
+    """A table given in parts as its ``cells`` in ``lang`` show it, in pieces: Markdown (under its
+    heading, if any), or text; ``no_rows`` instead, when given and the table has none."""
     shown = (record_table(cells(part, lang)) for part in parts)
     columns, rows = next(shown)
-    if output_format == "md":
-        yield f"## {tr(heading, lang)}\n\n{markdown_table(columns, rows)}"
+    if not rows and no_rows is not None:
+        yield no_rows
+    elif output_format == "md":
+        yield (f"## {tr(heading, lang)}\n\n" if heading else "") + markdown_table(columns, rows)
         for _, rows in shown:
             yield "\n" + markdown_table(columns, rows, header=False)
-    elif rows or no_rows is None:
-        yield from text_table_pieces(columns, chain([rows], (rows for _, rows in shown)), line_width=line_width)
     else:
-        yield no_rows
+        yield from text_table_pieces(columns, chain([rows], (rows for _, rows in shown)), line_width=line_width)
 
 
-def format_ratings(rows: list[dict[str, Any]], output_format: str, lang: str) -> str:
-    """The ratings table as text, Markdown, CSV or JSON (full precision)."""
-    if output_format in ("json", "csv"):
-        return format_rows(rows, RATING_COLUMNS, output_format)
-    if not rows:
-        return tr("no_data", lang)
-    table = [{tr(column, lang): f"{row[column]:.1f}" if isinstance(row[column], float) else row[column]
-              for column in RATING_COLUMNS} for row in rows]
-    return (markdown_table if output_format == "md" else text_table)(*record_table(table))
+def format_ratings(rows: Iterable[dict[str, Any]], output_format: str, lang: str) -> Iterator[str]:
+    """The ratings table (rows of :data:`RATING_COLUMNS`) as text, Markdown, CSV or JSON (full
+    precision), in pieces to print one after another, made a part of the rows at a time."""
+    from nardy_cli.reporting.stats import PART_ROWS
+
+    if output_format == "json":
+        yield from json_chunks(JsonValues(rows))
+        return
+    parts = indexed_parts(rows, RATING_COLUMNS, PART_ROWS)
+    if output_format == "csv":
+        yield from csv_table_pieces(parts)
+        return
+    yield from _shown(parts, _rating_cells, None, output_format, lang, no_rows=tr("no_data", lang))
+
+
+def _rating_cells(ratings: Table, lang: str) -> list[dict[str, Any]]:
+    """The rows of a part of the ratings as shown: headers in ``lang``, ratings to one decimal."""
+    return [{tr(column, lang): f"{value:.1f}" if isinstance(value, float) else value for column, value in row.items()}
+            for row in ratings.rows()]
 
 
 def format_rows(rows: list[dict[str, Any]], columns: tuple[str, ...], output_format: str) -> str:

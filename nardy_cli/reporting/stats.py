@@ -10,7 +10,7 @@ return pandas DataFrames (``summarize``, ``dice_counts``, ...) wrap those tables
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from itertools import chain, islice
 from statistics import NormalDist
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -31,7 +31,7 @@ from nardy_cli.analysis.luck import EXPECTED_PIPS, LuckSums
 from nardy_cli.analysis.standings import STANDINGS_COLUMNS
 from nardy_cli.reporting import plain
 from nardy_cli.reporting.labels import tr
-from nardy_cli.reporting.plain import Table, in_parts, is_missing
+from nardy_cli.reporting.plain import Table, in_parts, indexed_parts, is_missing
 
 if TYPE_CHECKING:
     import numpy as np
@@ -237,15 +237,6 @@ def luck_table(aggregates: Aggregates) -> pd.DataFrame:
     return luck_rows(aggregates).frame()
 
 
-def _indexed(rows: Iterable[dict[str, Any]], columns: Sequence[str]) -> Iterator[Table]:
-    """Rows of dicts as tables indexed by the first of ``columns``, in parts of :data:`PART_ROWS` rows."""
-    for part in in_parts(rows, PART_ROWS):
-        table = Table(columns[0], [row[columns[0]] for row in part])
-        for name in columns[1:]:
-            table.add(name, [row[name] for row in part])
-        yield table
-
-
 def standings_rows(aggregates: Aggregates) -> Table:
     """The table of :func:`standings_table`."""
     return Table.joined(standings_parts(aggregates))
@@ -253,7 +244,7 @@ def standings_rows(aggregates: Aggregates) -> Table:
 
 def standings_parts(aggregates: Aggregates) -> Iterator[Table]:
     """The table of :func:`standings_table` in parts, as :func:`summary_parts` gives its table."""
-    return _indexed(_standings(aggregates), STANDINGS_COLUMNS)
+    return indexed_parts(_standings(aggregates), STANDINGS_COLUMNS, PART_ROWS)
 
 
 def standings_table(aggregates: Aggregates) -> pd.DataFrame:
@@ -288,7 +279,7 @@ def quality_rows(aggregates: Aggregates) -> Table:
 
 def quality_parts(aggregates: Aggregates) -> Iterator[Table]:
     """The table of :func:`quality_summary` in parts, as :func:`summary_parts` gives its table."""
-    return _indexed(aggregates.quality.rows(), QUALITY_COLUMNS)
+    return indexed_parts(aggregates.quality.rows(), QUALITY_COLUMNS, PART_ROWS)
 
 
 def quality_summary(aggregates: Aggregates) -> pd.DataFrame:
