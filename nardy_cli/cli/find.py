@@ -9,7 +9,7 @@ import click
 
 from nardy_cli.analysis.positions import FOUND_COLUMNS, found_turns, position_key
 from nardy_cli.cli.options import Corpus, corpus_options, format_option, parse_position, pass_corpus, usage_errors
-from nardy_cli.cli.task import CorpusTask
+from nardy_cli.cli.task import CorpusTask, echo_pieces
 from nardy_cli.files.spool import JsonList, json_chunks
 
 
@@ -47,9 +47,7 @@ def find(corpus: Corpus, position_text: str, output_format: str) -> None:
                     listed.append(row)
                 found += 1
         if output_format == "json":
-            for chunk in json_chunks(listed):
-                click.echo(chunk, nl=False)
-            click.echo()
+            echo_pieces(json_chunks(listed))
     if output_format == "table" and not corpus.quiet:
         click.echo(f"{found} turns reached the position", err=True)
     task.exit(findings=not found)

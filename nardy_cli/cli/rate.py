@@ -9,7 +9,7 @@ import click
 from nardy_cli.analysis.aggregates import GameStats
 from nardy_cli.analysis.ratings import ELO_K, HISTORY_COLUMNS, Ratings, Result, game_result, match_result
 from nardy_cli.cli.options import Corpus, corpus_options, format_option, lang_option, pass_corpus, usage_errors
-from nardy_cli.cli.task import read_statistics
+from nardy_cli.cli.task import echo_pieces, read_statistics
 from nardy_cli.files.output import atomic_output
 from nardy_cli.files.spool import spools
 from nardy_cli.reporting.printed import format_ratings
@@ -63,7 +63,5 @@ def rate(corpus: Corpus, output_format: str, elo_k: float, history_path: str | N
             from nardy_cli.reporting.ratings_chart import ratings_chart
 
             save_figure(ratings_chart(history or (), lang, top), chart_path, force=force)
-    for piece in format_ratings(ratings.rows(), output_format, lang):
-        click.echo(piece, nl=False)
-    click.echo()
+    echo_pieces(format_ratings(ratings.rows(), output_format, lang))
     task.exit()

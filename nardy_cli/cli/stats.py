@@ -21,7 +21,7 @@ from nardy_cli.cli.options import (
     pass_corpus,
     usage_errors,
 )
-from nardy_cli.cli.task import read_statistics
+from nardy_cli.cli.task import echo_pieces, read_statistics
 from nardy_cli.reporting.printed import format_standings, format_statistics
 
 
@@ -80,7 +80,5 @@ def stats_command(corpus: Corpus, by: str, output_format: str, out_dir: str | No
         pieces = format_statistics(summary_parts(aggregates, by), fairness_parts(aggregates, min_rolls, top),
                                    output_format, lang, luck_parts(aggregates),
                                    quality_parts(aggregates) if aggregates.quality.players else None)
-    for piece in pieces:
-        click.echo(piece, nl=False)
-    click.echo()
+    echo_pieces(pieces)
     task.exit()

@@ -30,6 +30,13 @@ R = TypeVar("R")
 TABLE_CHUNK_GAMES = 25
 
 
+def echo_pieces(pieces: Iterable[str]) -> None:
+    """Print a text made in pieces (each written as it comes), then a line end."""
+    for piece in pieces:
+        click.echo(piece, nl=False)
+    click.echo()
+
+
 class CorpusTask:
     """One command's run over the corpus of ``corpus``: its ``--rule`` overrides checked first,
     each input that cannot be read reported on standard error (``error: ...``) and counted while

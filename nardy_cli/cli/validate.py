@@ -18,7 +18,7 @@ from nardy_cli.cli.options import (
     rule_option,
     usage_errors,
 )
-from nardy_cli.cli.task import CorpusTask
+from nardy_cli.cli.task import CorpusTask, echo_pieces
 from nardy_cli.files.spool import JsonList, json_chunks
 from nardy_cli.run import progress
 
@@ -67,9 +67,7 @@ def validate(corpus: Corpus, output_format: str, strict: bool, lang: str) -> Non
         summary.unreadable = task.errors
         if output_format == "json":
             not_listed = {"not_listed": budget.messages()} if budget.more else {}
-            for chunk in json_chunks({**summary.as_dict(), "findings": findings, "notes": notes, **not_listed}):
-                click.echo(chunk, nl=False)
-            click.echo()
+            echo_pieces(json_chunks({**summary.as_dict(), "findings": findings, "notes": notes, **not_listed}))
     if output_format != "json":
         if not corpus.quiet:
             for message in budget.messages():
