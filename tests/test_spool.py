@@ -131,6 +131,19 @@ def test_a_table_row_is_spooled_as_json_dumps_writes_it(rows):
         assert list(listed) == [json.dumps(row, ensure_ascii=False, indent=2) for row in rows]
 
 
+ROW_TEXTS = TEXTS | st.sampled_from(["}", "},\n  {", '"},\n  {"', "{", "\u2028"])
+
+
+@given(rows=st.lists(st.dictionaries(ROW_TEXTS, SCALARS | ROW_TEXTS, max_size=4) | JSON_VALUES, max_size=9),
+       batch=st.sampled_from([1, 2, 3, spool.JSON_BATCH]))
+@settings(max_examples=300, deadline=None)
+def test_rows_made_while_written_are_encoded_together_as_json_dumps_writes_them(rows, batch):
+    # a batch of rows of scalars is one call of the C encoder, then its rows' separators are set
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(spool, "JSON_BATCH", batch)
+        assert "".join(json_chunks(JsonValues(iter(rows)))) == json.dumps(rows, ensure_ascii=False, indent=2)
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.tuples(st.integers(-3, 3), st.text(max_size=3))), st.sampled_from([1, 2, 3, 1000]),
        st.sampled_from([2, 3, 32]))
