@@ -252,21 +252,21 @@ _FLAT = json.JSONEncoder(ensure_ascii=False, separators=(",\n  ", ": "))  # no i
 
 
 def _indented(value: Any) -> str:
-    """``json.dumps(value, ensure_ascii=False, indent=2)``; a dict of scalars (a table's row) by the
-    C encoder, whose separators give the same lines: with an indent, ``json`` encodes in Python,
-    three times slower."""
-    if type(value) is dict and value and all(type(item) in _SCALARS for item in value.values()):
-        return "{\n  " + _FLAT.encode(value)[1:-1] + "\n}"
-    return json.dumps(value, ensure_ascii=False, indent=2)
+    """``json.dumps(value, ensure_ascii=False, indent=2)`` (see :func:`_indented_values`)."""
+    return _indented_values([value])
 
 
 def _indented_values(values: list[Any]) -> str:
-    """The texts :func:`_indented` gives ``values``, joined by a comma and a line end; rows of
-    scalars are encoded all at once, the rows' separator set right after (no string the encoder
-    writes holds a line break, so ``},`` then a line break ends a row and nothing else)."""
+    """The texts ``json.dumps(value, ensure_ascii=False, indent=2)`` gives each of ``values``, joined
+    by a comma and a line end. Dicts of scalars (a table's rows) are encoded all at once by the C
+    encoder, whose separators give the same lines (with an indent, ``json`` encodes in Python, three
+    times slower), the rows' separator set right after: no string the encoder writes holds a line
+    break, so ``},`` then a line break ends a row and nothing else."""
     if all(type(value) is dict and value for value in values) and _SCALARS.issuperset(
             map(type, chain.from_iterable(map(dict.values, values)))):
         return "{\n  " + _FLAT.encode(values)[2:-2].replace("},\n  {", "\n},\n{\n  ") + "\n}"
+    if len(values) == 1:
+        return json.dumps(values[0], ensure_ascii=False, indent=2)
     return ",\n".join(map(_indented, values))
 
 
