@@ -327,6 +327,43 @@ def test_directories_are_walked_with_a_glob(tmp_path):
                                       "with --glob, e.g. '*.txt' (or add --allow-empty to accept it)"]
 
 
+def test_a_linked_folder_in_a_tree_is_reported_not_skipped(tmp_path):
+    (tmp_path / "event" / "round1").mkdir(parents=True)
+    (tmp_path / "event" / "round1" / "a.ntn").write_bytes(SAMPLE.read_bytes())
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "b.ntn").write_bytes(SAMPLE.read_bytes())
+    (tmp_path / "event" / "round2").symlink_to(tmp_path / "elsewhere")
+    (tmp_path / "event" / "round1" / "loop").symlink_to(tmp_path / "event")
+    games, errors = read_all(tmp_path / "event", pattern="*.ntn")
+    assert [Path(game.source).name for game in games] == ["a.ntn"] * len(sample_games())
+    message = ": a link to a folder is not followed, so that no folder is read twice; name it itself to read it"
+    assert errors == [f"{tmp_path / 'event' / 'round2'}{message}", f"{tmp_path / 'event' / 'round1' / 'loop'}{message}"]
+    named, errors = read_all(tmp_path / "event" / "round2")  # as the message says
+    assert [Path(game.source).name for game in named] == ["b.ntn"] * len(sample_games()) and not errors
+
+
+def test_a_folder_that_cannot_be_listed_is_reported_and_the_rest_read(tmp_path, monkeypatch):
+    for folder in ("a", "b", "c"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / f"{folder}.ntn").write_bytes(SAMPLE.read_bytes())
+    listed = os.scandir
+
+    def scandir(path):  # (root, who may run the tests, lists a folder whatever its mode)
+        if os.path.basename(path) == "b":
+            raise PermissionError(13, "Permission denied", path)
+        return listed(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    games, errors = read_all(tmp_path)
+    assert [Path(game.source).name for game in games] == ["a.ntn"] * len(sample_games()) + ["c.ntn"] * len(
+        sample_games())
+    assert errors == [f"{tmp_path / 'b'}: cannot list this folder: Permission denied; check that you may read it, "
+                      "or name the files to read"]
+    whole, errors = read_all(tmp_path / "b")
+    assert not whole and errors == [f"{tmp_path / 'b'}: cannot list this folder: Permission denied; check that you "
+                                    "may read it, or name the files to read"]
+
+
 def damage(data: bytes, *, cut: bool) -> bytes:
     """``data`` cut at 60%, or with 32 bytes scrambled there."""
     at = len(data) * 3 // 5

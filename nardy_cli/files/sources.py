@@ -416,14 +416,33 @@ def iter_sources(paths: list[str] | tuple[str, ...], *, pattern: str | None = No
 
 
 def _tree_sources(top: str, pattern: str | None, extensions: tuple[str, ...]) -> Iterator[Source]:
-    for directory, subdirs, files in os.walk(top):
+    """The files of a directory tree in a sorted walk, top first; a folder that cannot be listed
+    and a link to a folder (not followed: a folder linked twice, or a loop of links, would be read
+    again) each give a source that fails with a message, so that no game is left out unsaid."""
+    unlisted: list[OSError] = []  # the walk's errors, reported where they were met
+
+    def failures() -> Iterator[Source]:
+        while unlisted:
+            error = unlisted.pop(0)
+            folder = error.filename or top
+            yield _unreadable(folder, f"{folder}: cannot list this folder: {_reason(error)}; check that you may "
+                                      "read it, or name the files to read")
+
+    for directory, subdirs, files in os.walk(top, onerror=unlisted.append):
+        yield from failures()
         subdirs.sort()
+        for name in subdirs:
+            linked = os.path.join(directory, name)
+            if os.path.islink(linked):
+                yield _unreadable(linked, f"{linked}: a link to a folder is not followed, so that no folder is "
+                                          "read twice; name it itself to read it")
         for filename in sorted(files):
             full = os.path.join(directory, filename)
             if filename.lower().endswith(".zip"):
                 yield from _zip_sources(full, pattern, extensions)
             elif _wanted(os.path.relpath(full, top).replace(os.sep, "/"), pattern, extensions):
                 yield Source(full, functools.partial(_open_file, full))
+    yield from failures()
 
 
 def _zip_sources(path: str, pattern: str | None, extensions: tuple[str, ...]) -> Iterator[Source]:
