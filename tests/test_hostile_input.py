@@ -364,6 +364,27 @@ def test_a_folder_that_cannot_be_listed_is_reported_and_the_rest_read(tmp_path, 
                                     "may read it, or name the files to read"]
 
 
+def test_a_file_name_that_is_not_utf8_is_named_with_its_bytes_escaped(tmp_path):
+    """A CP1251 name, as archives made on Windows leave them, stopped ``validate`` on a UTF-8
+    terminal and ``stats --out`` anywhere: Python keeps the bytes as lone surrogates, which no UTF-8
+    output writes. The file is read, and named with those bytes as \\xNN."""
+    folder = tmp_path / "event"
+    folder.mkdir()
+    with open(os.fsencode(folder) + b"/" + "тур".encode("cp1251") + b".ntn", "wb") as out:
+        out.write(b'[Event "x"]\n1. 33: 24/21 zz\n')
+    label = f"{folder}/\\xf2\\xf3\\xf0.ntn"
+    games, errors = read_all(folder)
+    assert [game.source for game in games] == [label] and not errors
+    strict = {**os.environ, "PYTHONIOENCODING": "utf-8:strict"}  # as on a desktop's UTF-8 locale
+    for jobs in ("1", "2"):
+        result = run_nardy("validate", str(folder), "--jobs", jobs, env=strict)
+        assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
+        assert result.stdout.startswith(f"{label}:2:14: game 1 (? – ?): syntax: expected a move")
+    report = CliRunner().invoke(cli, ["stats", str(folder), "-q", "--out", str(tmp_path / "report")])
+    assert report.exit_code == 0, report.output
+    assert (tmp_path / "report" / "findings.csv").read_text(encoding="utf-8").splitlines()[1].startswith(label)
+
+
 def damage(data: bytes, *, cut: bool) -> bytes:
     """``data`` cut at 60%, or with 32 bytes scrambled there."""
     at = len(data) * 3 // 5

@@ -64,11 +64,14 @@ def _decompressing(compression: str, file: Any) -> IO[bytes]:
 
 
 class Source(NamedTuple):
-    """One input text: its name for messages, and how to open it as bytes (a named tuple, as the
-    records made at start-up are: see :class:`~nardy_cli.cli.options.Corpus`)."""
+    """One input text: its name for messages (see :func:`shown`), how to open it as bytes, and its
+    path when it is a file of its own ("" for standard input, an archive's member or an input that
+    fails): a named tuple, as the records made at start-up are (see
+    :class:`~nardy_cli.cli.options.Corpus`)."""
 
     name: str
     open: Callable[[], IO[bytes]]
+    path: str = ""
 
     @property
     def plain_name(self) -> str:
@@ -370,10 +373,21 @@ def _open_member(path: str, member: zipfile.ZipInfo) -> IO[bytes]:
     return _decompressing(compression, raw) if compression else raw
 
 
-def _unreadable(name: str, message: str) -> Source:
+def shown(path: str) -> str:
+    """``path`` as messages and outputs name it: the bytes of a file name that are not UTF-8 (one
+    made under another encoding, such as CP1251 on Windows) as ``\\xNN``. Python keeps them as lone
+    surrogates, which no UTF-8 output can write: printed, they stopped the command."""
+    try:
+        path.encode("utf-8")
+        return path
+    except UnicodeEncodeError:
+        return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
+def _unreadable(name: str, message: str, path: str = "") -> Source:
     """A source that raises ``message`` when it is read: a bad archive met in a tree stops only itself.
-    It pickles, as every source does: a worker process may be sent it to read."""
-    return Source(name, functools.partial(_fail, message))
+    It pickles, as every source does: a worker process may be sent it to read (a file's, by ``path``)."""
+    return Source(name, functools.partial(_fail, message), path)
 
 
 def _fail(message: str) -> IO[bytes]:
@@ -399,9 +413,9 @@ def iter_sources(paths: list[str] | tuple[str, ...], *, pattern: str | None = No
             yield Source(STDIN, _open_stdin)
             continue
         if not os.path.exists(path):
-            raise InputError(f"{path}: no such file or directory; check the name")
+            raise InputError(f"{shown(path)}: no such file or directory; check the name")
         if not (os.path.isdir(path) or path.lower().endswith(".zip")):
-            yield Source(path, functools.partial(_open_file, path))
+            yield Source(shown(path), functools.partial(_open_file, path), path)
             continue
         found = False
         wanted = extensions()
@@ -411,7 +425,7 @@ def iter_sources(paths: list[str] | tuple[str, ...], *, pattern: str | None = No
             yield source
         if not found and not allow_empty:
             what = f"matches --glob {pattern!r}" if pattern else f"ends with {', '.join(wanted)}"
-            raise InputError(f"{path}: no file here {what}; name the files to read with --glob, e.g. '*.txt' "
+            raise InputError(f"{shown(path)}: no file here {what}; name the files to read with --glob, e.g. '*.txt' "
                              "(or add --allow-empty to accept it)")
 
 
@@ -424,7 +438,7 @@ def _tree_sources(top: str, pattern: str | None, extensions: tuple[str, ...]) ->
     def failures() -> Iterator[Source]:
         while unlisted:
             error = unlisted.pop(0)
-            folder = error.filename or top
+            folder = shown(error.filename or top)
             yield _unreadable(folder, f"{folder}: cannot list this folder: {_reason(error)}; check that you may "
                                       "read it, or name the files to read")
 
@@ -434,32 +448,34 @@ def _tree_sources(top: str, pattern: str | None, extensions: tuple[str, ...]) ->
         for name in subdirs:
             linked = os.path.join(directory, name)
             if os.path.islink(linked):
-                yield _unreadable(linked, f"{linked}: a link to a folder is not followed, so that no folder is "
-                                          "read twice; name it itself to read it")
+                label = shown(linked)
+                yield _unreadable(label, f"{label}: a link to a folder is not followed, so that no folder is read "
+                                         "twice; name it itself to read it")
         for filename in sorted(files):
             full = os.path.join(directory, filename)
             if filename.lower().endswith(".zip"):
                 yield from _zip_sources(full, pattern, extensions)
             elif _wanted(os.path.relpath(full, top).replace(os.sep, "/"), pattern, extensions):
-                yield Source(full, functools.partial(_open_file, full))
+                yield Source(shown(full), functools.partial(_open_file, full), full)
     yield from failures()
 
 
 def _zip_sources(path: str, pattern: str | None, extensions: tuple[str, ...]) -> Iterator[Source]:
     import zipfile  # here only: importing it costs as much as replaying a small file
 
+    label = shown(path)
     try:
         with zipfile.ZipFile(path) as archive:
             members = [info for info in archive.infolist() if not info.is_dir()]  # names may repeat
     except _open_errors() as error:
-        yield _unreadable(path, f"{path}: not a readable zip archive ({_reason(error)}); check that it is complete: "
-                                "a download may have been cut short")
+        yield _unreadable(label, f"{label}: not a readable zip archive ({_reason(error)}); check that it is complete: "
+                                 "a download may have been cut short", path)
         return
     for member in members:
-        name = f"{path}:{member.filename}"
+        name = f"{label}:{member.filename}"
         if member.filename.lower().endswith(".zip"):
             if not pattern or _wanted(member.filename, pattern, extensions):
-                yield _unreadable(name, f"{name}: an archive inside an archive is not read; unpack {path} and name "
+                yield _unreadable(name, f"{name}: an archive inside an archive is not read; unpack {label} and name "
                                         f"{member.filename} itself")
         elif _wanted(member.filename, pattern, extensions):
             yield Source(name, functools.partial(_open_member, path, member))

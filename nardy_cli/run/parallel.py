@@ -65,7 +65,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from nardy_cli import notations
-from nardy_cli.files.sources import READ_HOOKS, STDIN, Source, read_bytes, read_lines, split_lines
+from nardy_cli.files.sources import READ_HOOKS, Source, read_bytes, read_lines, split_lines
 from nardy_cli.record import GameRecord, InputError
 from nardy_cli.replay import GameReplay, replay
 from nardy_cli.run.corpus import (
@@ -160,10 +160,10 @@ class _Unit:
 def _size_to_read(source: Source) -> int | None:
     """About how many characters reading ``source`` whole takes (see ``COMPRESSION_RATIO``), or
     None when a worker cannot open it itself (standard input, an archive's member)."""
-    if source.name == STDIN:
+    if not source.path:
         return None
     try:
-        status = os.stat(source.name)
+        status = os.stat(source.path)
     except OSError:
         return None
     if not stat.S_ISREG(status.st_mode):
@@ -202,7 +202,7 @@ def _source_units(source: Source, file: int, fmt: str | None, encoding: str | No
     if size is not None and size <= _whole(chunk_games):
         getattr(rest, "close", lambda: None)()  # the worker reads it from its start
         yield _Unit(source.name, name, file, opener=source, encoding=encoding,
-                    unread=max(0, os.path.getsize(source.name) - sum(head_bytes)) if counting else 0)
+                    unread=max(0, os.path.getsize(source.path) - sum(head_bytes)) if counting else 0)
         return
     if binary:
         try:

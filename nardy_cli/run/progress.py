@@ -35,7 +35,7 @@ def input_size(paths: Iterable[str], pattern: str | None = None) -> int | None:
             continue
         if source.name == "<stdin>":
             return None
-        total += _size(source.name)
+        total += _size(source.path or source.name)  # (an archive's member: by its name)
     return total
 
 
