@@ -64,9 +64,9 @@ def _decompressing(compression: str, file: Any) -> IO[bytes]:
 
 
 class Source(NamedTuple):
-    """One input text: its name for messages (see :func:`shown`), how to open it as bytes, and its
-    path when it is a file of its own ("" for standard input, an archive's member or an input that
-    fails): a named tuple, as the records made at start-up are (see
+    """One input text: its name for messages (see :func:`shown`), how to open it as bytes, and the
+    path of the file it is, which a worker may open itself ("" for standard input, an archive's
+    member and a folder): a named tuple, as the records made at start-up are (see
     :class:`~nardy_cli.cli.options.Corpus`)."""
 
     name: str
