@@ -364,6 +364,21 @@ def test_a_folder_that_cannot_be_listed_is_reported_and_the_rest_read(tmp_path, 
                                     "may read it, or name the files to read"]
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+def test_a_pipe_in_a_folder_is_reported_not_waited_on(tmp_path):
+    """Opening a named pipe waits for a writer: one in a folder (``x.ntn``, ``y.zip``) hung the command."""
+    (tmp_path / "a.ntn").write_bytes(SAMPLE.read_bytes())
+    os.mkfifo(tmp_path / "x.ntn")
+    os.mkfifo(tmp_path / "y.zip")
+    (tmp_path / "gone.ntn").symlink_to(tmp_path / "nowhere.ntn")  # a broken link is still opened, and says so
+    games, errors = read_all(tmp_path)
+    assert [Path(game.source).name for game in games] == ["a.ntn"] * len(sample_games())
+    pipe = ": a pipe or a device, not a file, is not read in a folder (it could wait forever); name it itself to " \
+        "read it"
+    assert errors == [f"{tmp_path / 'gone.ntn'}: cannot read: No such file or directory; check that the file exists "
+                      "and that you may read it", f"{tmp_path / 'x.ntn'}{pipe}", f"{tmp_path / 'y.zip'}{pipe}"]
+
+
 def test_a_file_name_that_is_not_utf8_is_named_with_its_bytes_escaped(tmp_path):
     """A CP1251 name, as archives made on Windows leave them, stopped ``validate`` on a UTF-8
     terminal and ``stats --out`` anywhere: Python keeps the bytes as lone surrogates, which no UTF-8

@@ -18,6 +18,7 @@ import importlib
 import io
 import os
 import re
+import stat
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from itertools import chain
@@ -453,11 +454,26 @@ def _tree_sources(top: str, pattern: str | None, extensions: tuple[str, ...]) ->
                                          "twice; name it itself to read it")
         for filename in sorted(files):
             full = os.path.join(directory, filename)
-            if filename.lower().endswith(".zip"):
+            archive = filename.lower().endswith(".zip")
+            if not (archive or _wanted(os.path.relpath(full, top).replace(os.sep, "/"), pattern, extensions)):
+                continue
+            if _special(full):
+                label = shown(full)
+                yield _unreadable(label, f"{label}: a pipe or a device, not a file, is not read in a folder (it could "
+                                         "wait forever); name it itself to read it")
+            elif archive:
                 yield from _zip_sources(full, pattern, extensions)
-            elif _wanted(os.path.relpath(full, top).replace(os.sep, "/"), pattern, extensions):
+            else:
                 yield Source(shown(full), functools.partial(_open_file, full), full)
     yield from failures()
+
+
+def _special(path: str) -> bool:
+    """Whether ``path`` is there but is no regular file (after links): a pipe, a socket, a device."""
+    try:
+        return not stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:  # not there (a broken link): opening it says so
+        return False
 
 
 def _zip_sources(path: str, pattern: str | None, extensions: tuple[str, ...]) -> Iterator[Source]:
