@@ -364,6 +364,23 @@ def test_a_folder_that_cannot_be_listed_is_reported_and_the_rest_read(tmp_path, 
                                     "may read it, or name the files to read"]
 
 
+def test_what_macos_writes_beside_a_file_is_no_record(tmp_path):
+    """A zip made on a Mac holds ``__MACOSX/round1/._a.ntn`` beside ``round1/a.ntn``, and a Mac's copy
+    to a FAT disk leaves ``._a.ntn``: an AppleDouble header each, read as a game with a syntax error."""
+    apple_double = b"\x00\x05\x16\x07\x00\x02\x00\x00Mac OS X        " + bytes(12)
+    (tmp_path / "a.ntn").write_bytes(SAMPLE.read_bytes())
+    (tmp_path / "._a.ntn").write_bytes(apple_double)
+    (tmp_path / "._b.ntn").write_bytes(SAMPLE.read_bytes())  # a record so named is read
+    archive = tmp_path / "mac.zip"
+    with zipfile.ZipFile(archive, "w") as zipped:
+        zipped.writestr("round1/a.ntn", SAMPLE.read_bytes())
+        zipped.writestr("__MACOSX/round1/._a.ntn", apple_double)
+    games, errors = read_all(tmp_path)
+    assert not errors
+    assert list(dict.fromkeys(game.source for game in games)) == [
+        str(tmp_path / "._b.ntn"), str(tmp_path / "a.ntn"), f"{archive}:round1/a.ntn"]
+
+
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
 def test_a_pipe_in_a_folder_is_reported_not_waited_on(tmp_path):
     """Opening a named pipe waits for a writer: one in a folder (``x.ntn``, ``y.zip``) hung the command."""

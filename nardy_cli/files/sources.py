@@ -461,11 +461,29 @@ def _tree_sources(top: str, pattern: str | None, extensions: tuple[str, ...]) ->
                 label = shown(full)
                 yield _unreadable(label, f"{label}: a pipe or a device, not a file, is not read in a folder (it could "
                                          "wait forever); name it itself to read it")
+            elif _apple_double(filename, functools.partial(io.FileIO, full)):
+                continue
             elif archive:
                 yield from _zip_sources(full, pattern, extensions)
             else:
                 yield Source(shown(full), functools.partial(_open_file, full), full)
     yield from failures()
+
+
+_APPLE_DOUBLE = b"\x00\x05\x16\x07"
+
+
+def _apple_double(name: str, opener: Callable[[], IO[bytes]]) -> bool:
+    """Whether the file ``name`` (opened by ``opener``) is what macOS writes beside a file on a disk
+    or in a zip that cannot keep its attributes (``._game.ntn``, in a zip under ``__MACOSX/``): an
+    AppleDouble header, no record. Skipped, it is no false finding; a record named ``._*`` is read."""
+    if not name.rsplit("/", 1)[-1].startswith("._"):
+        return False
+    try:
+        with opener() as opened:
+            return opened.read(len(_APPLE_DOUBLE)) == _APPLE_DOUBLE
+    except _open_errors():  # (read, it says what is wrong)
+        return False
 
 
 def _special(path: str) -> bool:
@@ -482,7 +500,8 @@ def _zip_sources(path: str, pattern: str | None, extensions: tuple[str, ...]) ->
     label = shown(path)
     try:
         with zipfile.ZipFile(path) as archive:
-            members = [info for info in archive.infolist() if not info.is_dir()]  # names may repeat
+            members = [info for info in archive.infolist()  # names may repeat
+                       if not (info.is_dir() or _apple_double(info.filename, functools.partial(archive.open, info)))]
     except _open_errors() as error:
         yield _unreadable(label, f"{label}: not a readable zip archive ({_reason(error)}); check that it is complete: "
                                  "a download may have been cut short", path)
