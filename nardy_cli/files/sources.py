@@ -431,9 +431,10 @@ def iter_sources(paths: list[str] | tuple[str, ...], *, pattern: str | None = No
 
 
 def _tree_sources(top: str, pattern: str | None, extensions: tuple[str, ...]) -> Iterator[Source]:
-    """The files of a directory tree in a sorted walk, top first; a folder that cannot be listed
-    and a link to a folder (not followed: a folder linked twice, or a loop of links, would be read
-    again) each give a source that fails with a message, so that no game is left out unsaid."""
+    """The files of a directory tree in a sorted walk, top first. A folder that cannot be listed, a
+    link to a folder (not followed: a folder linked twice, or a loop of links, would be read again)
+    and a pipe or a device (opening it could wait forever) each give a source that fails with a
+    message, so that no game is left out unsaid; what macOS writes beside a file is skipped."""
     unlisted: list[OSError] = []  # the walk's errors, reported where they were met
 
     def failures() -> Iterator[Source]:
