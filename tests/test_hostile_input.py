@@ -45,7 +45,7 @@ from nardy_cli.core import moves as moves_module
 from nardy_cli.core.moves import parse_play
 from nardy_cli.files import sources
 from nardy_cli.files.output import atomic_output
-from nardy_cli.files.sources import Source, read_lines, split_lines
+from nardy_cli.files.sources import Source, read_lines, shown, split_lines
 from nardy_cli.notations.jsonl import game_to_dict
 from nardy_cli.record import ERROR_LIMIT, Action, CappedErrors, GameRecord, RecordError
 from nardy_cli.replay import replay
@@ -394,6 +394,14 @@ def test_a_pipe_in_a_folder_is_reported_not_waited_on(tmp_path):
         "read it"
     assert errors == [f"{tmp_path / 'gone.ntn'}: cannot read: No such file or directory; check that the file exists "
                       "and that you may read it", f"{tmp_path / 'x.ntn'}{pipe}", f"{tmp_path / 'y.zip'}{pipe}"]
+
+
+@pytest.mark.parametrize(("path", "named"), [
+    ("тур.ntn", "тур.ntn"), ("\udcf2\udcf3\udcf0.ntn", "\\xf2\\xf3\\xf0.ntn"),  # bytes kept as surrogates
+    ("a\ud800b.ntn", "a\\ud800b.ntn"), ("\udcf2\ud800", "\\udcf2\\ud800")])  # surrogates that stand for no byte
+def test_shown_names_write_as_utf8(path, named):
+    assert shown(path) == named
+    named.encode("utf-8")
 
 
 def test_a_file_name_that_is_not_utf8_is_named_with_its_bytes_escaped(tmp_path):

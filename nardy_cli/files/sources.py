@@ -382,7 +382,11 @@ def shown(path: str) -> str:
         path.encode("utf-8")
         return path
     except UnicodeEncodeError:
+        pass
+    try:
         return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:  # a lone surrogate that stands for no byte (a broken UTF-16 name, on Windows)
+        return path.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def _unreadable(name: str, message: str, path: str = "") -> Source:
