@@ -389,10 +389,11 @@ def shown(path: str) -> str:
         return path.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
-def _unreadable(name: str, message: str, path: str = "") -> Source:
-    """A source that raises ``message`` when it is read: a bad archive met in a tree stops only itself.
-    It pickles, as every source does: a worker process may be sent it to read (a file's, by ``path``)."""
-    return Source(name, functools.partial(_fail, message), path)
+def _unreadable(name: str, reason: str, path: str = "") -> Source:
+    """A source that raises "``name``: ``reason``" when it is read: a bad archive met in a tree stops
+    only itself. It pickles, as every source does: a worker process may be sent it to read (a file's,
+    by ``path``)."""
+    return Source(name, functools.partial(_fail, f"{name}: {reason}"), path)
 
 
 def _fail(message: str) -> IO[bytes]:
@@ -444,9 +445,8 @@ def _tree_sources(top: str, pattern: str | None, extensions: tuple[str, ...]) ->
     def failures() -> Iterator[Source]:
         while unlisted:
             error = unlisted.pop(0)
-            folder = shown(error.filename or top)
-            yield _unreadable(folder, f"{folder}: cannot list this folder: {_reason(error)}; check that you may "
-                                      "read it, or name the files to read")
+            yield _unreadable(shown(error.filename or top), f"cannot list this folder: {_reason(error)}; check that "
+                                                            "you may read it, or name the files to read")
 
     for directory, subdirs, files in os.walk(top, onerror=unlisted.append):
         yield from failures()
@@ -454,18 +454,16 @@ def _tree_sources(top: str, pattern: str | None, extensions: tuple[str, ...]) ->
         for name in subdirs:
             linked = os.path.join(directory, name)
             if os.path.islink(linked):
-                label = shown(linked)
-                yield _unreadable(label, f"{label}: a link to a folder is not followed, so that no folder is read "
-                                         "twice; name it itself to read it")
+                yield _unreadable(shown(linked), "a link to a folder is not followed, so that no folder is read twice; "
+                                                 "name it itself to read it")
         for filename in sorted(files):
             full = os.path.join(directory, filename)
             archive = filename.lower().endswith(".zip")
             if not (archive or _wanted(os.path.relpath(full, top).replace(os.sep, "/"), pattern, extensions)):
                 continue
             if _special(full):
-                label = shown(full)
-                yield _unreadable(label, f"{label}: a pipe or a device, not a file, is not read in a folder (it could "
-                                         "wait forever); name it itself to read it")
+                yield _unreadable(shown(full), "a pipe or a device, not a file, is not read in a folder (it could wait "
+                                               "forever); name it itself to read it")
             elif _apple_double(filename, functools.partial(io.FileIO, full)):
                 continue
             elif archive:
@@ -508,14 +506,14 @@ def _zip_sources(path: str, pattern: str | None, extensions: tuple[str, ...]) ->
             members = [info for info in archive.infolist()  # names may repeat
                        if not (info.is_dir() or _apple_double(info.filename, functools.partial(archive.open, info)))]
     except _open_errors() as error:
-        yield _unreadable(label, f"{label}: not a readable zip archive ({_reason(error)}); check that it is complete: "
-                                 "a download may have been cut short", path)
+        yield _unreadable(label, f"not a readable zip archive ({_reason(error)}); check that it is complete: a "
+                                 "download may have been cut short", path)
         return
     for member in members:
         name = f"{label}:{member.filename}"
         if member.filename.lower().endswith(".zip"):
             if not pattern or _wanted(member.filename, pattern, extensions):
-                yield _unreadable(name, f"{name}: an archive inside an archive is not read; unpack {label} and name "
+                yield _unreadable(name, f"an archive inside an archive is not read; unpack {label} and name "
                                         f"{member.filename} itself")
         elif _wanted(member.filename, pattern, extensions):
             yield Source(name, functools.partial(_open_member, path, member))
