@@ -379,11 +379,6 @@ def shown(path: str) -> str:
     made under another encoding, such as CP1251 on Windows) as ``\\xNN``. Python keeps them as lone
     surrogates, which no UTF-8 output can write: printed, they stopped the command."""
     try:
-        path.encode("utf-8")
-        return path
-    except UnicodeEncodeError:
-        pass
-    try:
         return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
     except UnicodeEncodeError:  # a lone surrogate that stands for no byte (a broken UTF-16 name, on Windows)
         return path.encode("utf-8", "backslashreplace").decode("utf-8")
