@@ -744,6 +744,18 @@ def test_a_json_array_broken_after_a_game_keeps_the_next_one():
         "4:2: expected ',' or ']' after a game in the array, found '['"]
 
 
+@pytest.mark.parametrize("game, message", [
+    ({"Tags": {}}, "unknown game field 'Tags': expected tags, comments, actions, result"),
+    ({"actions": [{"side": "w", "kind": "roll", "dice": [3, 1], "play": "8/5 6/5", "comment": "x"}]},
+     "action 1: unknown field 'comment': expected side, kind, dice, play, value, number, comments, analysis"),
+    ({"actions": [{"side": "w", "knd": "double", "value": 2}]}, "action 1: unknown field 'knd'"),
+])
+def test_a_field_json_does_not_have_is_reported_not_dropped(game, message):
+    (record,) = check_located((json.dumps({"tags": {"Variant": "short"}, "actions": [], "result": None, **game})
+                               + "\n").encode(), "x.jsonl", "jsonl")
+    assert len(record.errors) == 1 and record.errors[0].message.startswith(message)
+
+
 def test_a_json_array_with_a_comma_left_out_keeps_both_games():
     records = check_located(b'[{"tags": {"White": "A"}} {"tags": {"White": "B"}}]\n', "x.json", "json")
     assert [record.tags.get("White") for record in records] == ["A", "B"]

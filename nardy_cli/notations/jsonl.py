@@ -24,6 +24,9 @@ NAME = "jsonl"
 sniff = sniff_json  # told from the start of a text by the registry, which need not import this module
 KINDS = ACTION_KINDS
 PLAYED = ("roll", "passed")  # the kinds with a play
+GAME_FIELDS = ("tags", "comments", "actions", "result")
+ACTION_FIELDS = ("side", "kind", "dice", "play", "value", "number", "comments", "analysis")
+_GAME_FIELD_SET, _ACTION_FIELD_SET = frozenset(GAME_FIELDS), frozenset(ACTION_FIELDS)
 
 
 def game_starts(head: list[str]) -> GameStarts | None:
@@ -93,6 +96,10 @@ def game_from_dict(data: Any, source: str = "", line: int = 0) -> GameRecord:
         _expect(isinstance(actions, list), '"actions" must be an array')
         for index, item in enumerate(actions, 1):
             game.actions.append(_action(item, index, line))
+        unknown = _unknown(data, GAME_FIELDS, _GAME_FIELD_SET, "game field")
+        if unknown and data.keys() - _GAME_FIELD_SET <= _ACTION_FIELD_SET:
+            unknown += ' (an action\'s fields belong in "actions")'
+        _expect(not unknown, unknown)
     except _Invalid as error:
         game.errors.append(RecordError(line, 1, str(error)))
     return game
@@ -103,9 +110,18 @@ def _strings(value: Any, what: str) -> list[str]:
     return list(value)
 
 
+def _unknown(data: dict[str, Any], fields: tuple[str, ...], known: frozenset[str], what: str) -> str:
+    """What is wrong with the fields of ``data`` that are none of ``fields`` (``known``); "" when none is."""
+    if data.keys() <= known:
+        return ""
+    return f"unknown {what} {min(data.keys() - known)!r}: expected {', '.join(fields)}"
+
+
 def _action(item: Any, index: int, line: int) -> Action:
     where = f"action {index}"
     _expect(isinstance(item, dict), f"{where}: expected an object")
+    unknown = _unknown(item, ACTION_FIELDS, _ACTION_FIELD_SET, "field")
+    _expect(not unknown, f"{where}: {unknown}")
     side, kind = item.get("side"), item.get("kind", "roll")
     _expect(side in SIDES, f'{where}: "side" must be "w" or "b", found {side!r}')
     _expect(kind in KINDS, f'{where}: "kind" must be one of {", ".join(KINDS)}, found {kind!r}')
