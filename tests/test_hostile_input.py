@@ -744,6 +744,48 @@ def test_a_json_array_broken_after_a_game_keeps_the_next_one():
         "4:2: expected ',' or ']' after a game in the array, found '['"]
 
 
+def json_three_games() -> tuple[str, list[GameRecord]]:
+    """The three games of :func:`three_games` as the JSON array ``nardy convert --to json`` writes."""
+    text, _, _, games = three_games("json")
+    return text.decode(), games
+
+
+def test_a_json_game_closed_too_early_spares_the_next_one():
+    """The middle game lost its '"actions": [' and the '{' of its first action (found by the fuzz
+    test): its object closed at that action's end, the other actions became items of the array,
+    and the ']' that closed its actions closed the array; the last game came out as an error."""
+    text, games = json_three_games()
+    second = text.index('{\n  "tags"', text.index('{\n  "tags"') + 1)
+    cut = text.index('  "actions": [\n    {\n', second)
+    broken = text[:cut] + text[cut + len('  "actions": [\n    {\n'):]
+    records = check_located(broken.encode(), "three.json", "json")
+    assert len(records) == 3
+    assert game_to_dict(records[0]) == game_to_dict(games[0]) and game_to_dict(records[2]) == game_to_dict(games[2])
+    third = broken.count("\n", 0, broken.index('{\n  "tags"', cut)) + 1
+    assert records[1].tags == games[1].tags and [error.message for error in records[1].errors] == [
+        "unknown game field 'dice': expected tags, comments, actions, result (an action's fields belong in "
+        '"actions")',
+        'expected a game (an object whose first field is "tags", "actions" or "result"), found \'{\': skipped to '
+        f"the next game, on line {third}"]
+
+
+@pytest.mark.parametrize("layout", ["pretty", "one line"])
+@pytest.mark.parametrize("broken", [1, 2])
+def test_a_broken_game_in_a_json_array_is_the_only_finding(layout, broken):
+    """A game whose JSON is broken costs only itself, wherever it stands and however the array is
+    laid out (the last game's error also reported the array unclosed, and on one line the games
+    after a broken one were lost)."""
+    text, games = json_three_games()
+    if layout == "one line":
+        text = json.dumps(json.loads(text), ensure_ascii=False) + "\n"
+    starts = [match.start() for match in re.finditer(r'\{\s*"tags"', text)]
+    at = text.index('"number"', starts[broken])
+    records = check_located((text[:at] + "," + text[at:]).encode(), "three.json", "json")
+    assert [bool(record.errors) for record in records] == [index == broken for index in range(3)]
+    assert records[broken].errors[0].message.startswith("invalid JSON: ")
+    assert all(game_to_dict(records[index]) == game_to_dict(games[index]) for index in range(3) if index != broken)
+
+
 @pytest.mark.parametrize("game, message", [
     ({"Tags": {}}, "unknown game field 'Tags': expected tags, comments, actions, result"),
     ({"actions": [{"side": "w", "kind": "roll", "dice": [3, 1], "play": "8/5 6/5", "comment": "x"}]},

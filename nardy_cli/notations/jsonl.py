@@ -204,19 +204,15 @@ _DECODER = json.JSONDecoder()
 _BLANKS = re.compile(r"\s*")
 
 
-_INDENT = re.compile(r"[ \t]*")
-
-
-def _past_indent(text: str, position: int) -> int:
-    """Where the spaces and tabs from ``position`` end."""
-    match = _INDENT.match(text, position)
-    return match.end() if match else position
-
-
 def _past_blanks(text: str, position: int) -> int:
     """Where the blanks from ``position`` end."""
     match = _BLANKS.match(text, position)
     return match.end() if match else position
+
+
+def _quoted(text: str, position: int) -> str:
+    """Up to 20 characters of ``text`` from ``position``, within its line, quoted for a message."""
+    return repr(text[position:position + 20].partition("\n")[0])
 
 
 def _message(error: json.JSONDecodeError) -> str:
@@ -233,17 +229,17 @@ def _document(first_line: int, lines: Iterable[str], source: str) -> Iterator[Ga
     """The games of a JSON document (its lines from line ``first_line`` on): an object, objects one
     after another, or an array of them.
 
-    A value that cannot be read becomes a game holding the error, and reading resumes at the
-    next line that opens an object indented no deeper than the first game (not at an object
-    inside a game). The document is read through a :class:`_Window`: memory holds about a game's
-    lines, not the document's.
+    A value that cannot be read becomes a game holding the error, and reading resumes at the next
+    game (:data:`_GAME_START`), or at the ``]`` that ends the document. Text that follows a game
+    with errors and begins no game (the rest of a game whose object was closed too early) is
+    skipped to the next game too, and the game says so. The document is read through a
+    :class:`_Window`: memory holds about a game's lines, not the document's.
     """
     window = _Window(first_line, iter(lines))
     position = window.past_blanks(0)
     in_array = window.text.startswith("[", position)
     if in_array:
         position = window.past_blanks(position + 1)
-    indent = window.place(position)[1] - 1  # of the first game
     while not window.at_end(position):
         if in_array and window.text[position] in ",]":
             in_array = window.text[position] == ","
@@ -259,28 +255,41 @@ def _document(first_line: int, lines: Iterable[str], source: str) -> Iterator[Ga
             else:
                 game.errors.append(RecordError(line, column, f"invalid JSON: {_reason(error)}"))
             yield game
-            position = window.resume(line + 1, indent)
+            position = window.next_game(position + 1, in_array)
             continue
-        yield game_from_dict(data, source, line)
-        position = end
-        if in_array or isinstance(data, dict):
-            position = window.past_blanks(position)
-            # ('{': a comma left out)
-            if in_array and not window.at_end(position) and window.text[position] not in ",]{":
-                line, column = window.place(position)
-                game = GameRecord(source=source, line=line)
-                game.errors.append(RecordError(line, column, "expected ',' or ']' after a game in the array, found "
-                                                             f"{window.text[position]!r}"))
-                yield game
-                position = window.resume(line + 1, indent)
-        else:  # a stray number or string: text that is no game, skipped to the next object
-            position = window.resume(line + 1, indent)
+        game = game_from_dict(data, source, line)
+        position = window.past_blanks(end)
+        if in_array and not window.at_end(position) and window.text[position] not in ",]{":  # ('{': a comma left out)
+            yield game
+            line, column = window.place(position)
+            game = GameRecord(source=source, line=line)
+            game.errors.append(RecordError(line, column, "expected ',' or ']' after a game in the array, found "
+                                                         f"{window.text[position]!r}"))
+            position = window.next_game(position, in_array)
+        elif game.errors:
+            ahead = position
+            if in_array and window.text.startswith(",", ahead):
+                ahead = window.past_blanks(ahead + 1)
+            if not window.game_or_end(ahead, in_array):
+                line, column = window.place(ahead)
+                found = _quoted(window.text, ahead)
+                position = window.next_game(ahead, in_array)
+                game.errors.append(RecordError(line, column, "expected a game (an object whose first field is "
+                                                             f'"tags", "actions" or "result"), found {found}: '
+                                                             f"skipped to {window.what_is_at(position)}"))
+        yield game
     if in_array:
         line, column = window.place(len(window.text))
         game = GameRecord(source=source, line=line)
         game.errors.append(RecordError(line, column, "expected ']' to close the array of games, found the end of "
                                                      "the input"))
         yield game
+
+
+_GAME_START = re.compile(r'\{\s*"(?:tags|actions|result)"\s*:')
+"""Where a game begins, in any layout: an object whose first field is one only a game has."""
+_GAME_START_BEGUN = re.compile(r'\{\s*(?:"[a-z]*(?:"\s*)?)?\Z')
+"""A text that ends with what may be the beginning of a :data:`_GAME_START` cut short."""
 
 
 _WINDOW_CHARS = 1 << 20
@@ -374,21 +383,40 @@ class _Window:
                 continue
             return data, end, None
 
-    def resume(self, line: int, indent: int) -> int:
-        """The offset of the first ``{`` that opens one of the lines from line number ``line`` on,
-        indented at most ``indent``; the end of the document when none does (the lines passed over
-        are dropped as more are read, the last one kept for the place of the end)."""
-        index = line - self.first
+    def next_game(self, position: int, in_array: bool) -> int:
+        """The offset of the first game start (:data:`_GAME_START`) from ``position`` on; when there
+        is none: in an array, the offset of the ``]`` that ends the document, if one does, and else
+        the end of the document (the text passed over is dropped as more is read)."""
         while True:
-            for at in range(index, len(self.starts) - 1):
-                start = self.starts[at]
-                blanks = _past_indent(self.text, start) - start
-                if blanks <= indent and self.text.startswith("{", start + blanks):
-                    return start + blanks
-            self._drop(len(self.starts) - 2)  # all but the last line, which was looked at too
-            index = 1
+            found = _GAME_START.search(self.text, position)
+            if found:
+                return found.start()
+            last = len(self.text.rstrip()) - 1  # kept, to tell at the end whether the document ends with ']'
+            begun = _GAME_START_BEGUN.search(self.text, position)
+            keep = max(position, min(last, begun.start()) if begun else last)
+            position = keep - self._drop(self._line(keep))
             if not self.more():
-                return len(self.text)
+                last = len(self.text.rstrip()) - 1
+                return last if in_array and last >= position and self.text[last] == "]" else len(self.text)
+
+    def game_or_end(self, position: int, in_array: bool) -> bool:
+        """Whether a game starts at ``position``, or the document ends there (with the ``]`` of an
+        array, in one)."""
+        while True:
+            if _GAME_START.match(self.text, position):
+                return True
+            if not (_GAME_START_BEGUN.match(self.text, position) and self.more()):
+                break
+        if in_array and self.text.startswith("]", position):
+            position = self.past_blanks(position + 1)
+        return self.at_end(position)
+
+    def what_is_at(self, position: int) -> str:
+        """What :meth:`next_game` found at ``position``, in words."""
+        if position >= len(self.text):
+            return "the end of the input"
+        what = "the end of the array" if self.text[position] == "]" else "the next game"
+        return f"{what}, on line {self.place(position)[0]}"
 
 
 def json_line(record: GameRecord) -> str:
