@@ -123,7 +123,9 @@ BAD_TEXT = {
               '{"actions": [{"side": "w", "dice": [7, 1]}]}\n', '{"actions": [{"side": "w"}]}\n',
               '{"result": 1}\n', '{"comments": 1}\n', '{"actions": 1}\n', '{"actions": [1]}\n',
               '{"a": }\n', '{"a": 1} x\n', '{"a": 1}\n{"a" 1}\n', '[{"a": 1}\n',
-              '{"a": 1, }\n', '{"a": "x\n', '{"a": 1}\n{"a": [1,]}\n', '{"a": 1}\n{"a": "\\x"}\n'],
+              '{"a": 1, }\n', '{"a": "x\n', '{"a": 1}\n{"a": [1,]}\n', '{"a": 1}\n{"a": "\\x"}\n',
+              '{"side": "w", "dice": [6, 3]}\n', '{"actions": [{"side": "w", "dice": [6, 3], "x": 1}]}\n',
+              '[{"tags": {}, "side": "w"},\n{"kind": "roll"},\n{"tags": {}}]\n', '[{"x": 1},\n5]\n', '{\n"x": 1} 5\n'],
 }
 CROWDED = struct.pack("<26b", 0, *([1] * 20), 0, 0, 0, 0, 0)
 BAD_XG = [
@@ -135,7 +137,7 @@ BAD_XG = [
      *xg_game(1)[1:]],
 ]
 # words the notations spell in English and the Russian keeps: formats, tags, JSON fields and values, analysis fields
-NOTATION_WORDS = {"MAT", "JSON", "Event", "Result", "null", "side", "kind", "dice", "play", "value", "analysis",
+NOTATION_WORDS = {"MAT", "JSON", "Event", "Result", "null", *jsonl.GAME_FIELDS, *jsonl.ACTION_FIELDS,
                   *jsonl.KINDS, *analysis.NUMBERS, *analysis.DECISIONS, "decision", "level"}
 
 

@@ -267,6 +267,17 @@ CATALOGUE: list[tuple[str, str]] = [
     ("expected ']' to close the array of games, found the end of the input",
      "ожидалась ']', закрывающая массив партий, а ввод кончился"),
     ("expected a game object, found {json_type}", "ожидался объект партии, а найдено: {json_type}"),
+    ('unknown game field {found}: expected {names} (an action\'s fields belong in "actions")',
+     'неизвестное поле партии {found}: ожидались {names} (поля действия пишутся в "actions")'),
+    ("unknown game field {found}: expected {names}", "неизвестное поле партии {found}: ожидались {names}"),
+    ("unknown field {found}: expected {names}", "неизвестное поле {found}: ожидались {names}"),
+    ('expected a game (an object whose first field is "tags", "actions" or "result"), found {found}: skipped to '
+     "{text_whither}",
+     'ожидалась партия (объект, первое поле которого "tags", "actions" или "result"), а найдено {found}: '
+     "пропущено до {text_whither}"),
+    ("the next game, on line {line}", "следующей партии, в строке {line}"),
+    ("the end of the array, on line {line}", "конца массива, в строке {line}"),
+    ("the end of the input", "конца ввода"),
     ("action {index}: {text_error}", "действие {index}: {text_error}"),
     ("expected an object", "ожидался объект"),
     ('"tags" must be an object of strings', '"tags" должно быть объектом со строковыми значениями'),
@@ -280,7 +291,7 @@ CATALOGUE: list[tuple[str, str]] = [
     ('a {kind_name} action needs "dice"', 'действию {kind_name} нужно "dice"'),
     # the analysis of an action (nardy_cli.notations.analysis), in NTN comments, SGF NA[] and JSON
     ("an analysis must be an object, found {json_type}", "анализ должен быть объектом, а найдено: {json_type}"),
-    ("unknown analysis field {found}: expected {fields}", "неизвестное поле анализа {found}: ожидались {fields}"),
+    ("unknown analysis field {found}: expected {names}", "неизвестное поле анализа {found}: ожидались {names}"),
     ('an analysis "level" must be a string', 'поле анализа "level" должно быть строкой'),
     ('an analysis "{name}" must be a number, found {found}',
      'поле анализа "{name}" должно быть числом, а найдено {found}'),
