@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from locations import corpus_files, needs_corpus
-from nardy_cli.core.moves import Move
+from nardy_cli.core.moves import Move, parse_play
 from nardy_cli.core.sides import BAR, BLACK, OFF, WHITE
 from nardy_cli.notations import mat
 from nardy_cli.record import Action, GameRecord
@@ -155,7 +155,7 @@ def test_extreme_gammon_export() -> None:
     ("63: 25/22 6/0", (Move((BAR, 22)), Move((6, OFF)))),
 ])
 def test_roll_cells(cell: str, moves: tuple[Move, ...] | None) -> None:
-    (game,) = read_text(f" 1 point match\n Game 1\n a : 0   b : 0\n  1) {cell}\n")
+    (game,) = read_text(f" 1 point match\n Game 1\n a : 0   b : 0\n  1) {cell}\n      Wins 1 point\n")
     assert (game.errors, game.actions[0].dice, game.actions[0].moves) == ([], (6, 3), moves)
 
 
@@ -242,6 +242,34 @@ def test_a_game_without_moves_resigned_at_once() -> None:
     (game,) = read_text(" 3 point match\n Game 1\n a : 0   b : 0\n  1)  Losses 1 point       Wins 1 point\n")
     assert (game.errors, game.result, game.actions) == ([], "0-1", [
         Action(side=WHITE, kind="resign", value=1, number=1, line=4, column=28)])
+
+
+EMPTY_PLAYS = """ 3 point match
+
+ Game 1
+ a : 0                          b : 0
+  1) 31: 8/5 6/5                 42:
+  2) 62: 24/18 13/11             32: 24/21 13/11
+  3) 51: 13/8 6/5                64:
+      Wins 1 point
+
+ Game 2
+ a : 1                          b : 0
+  1) 62:
+"""
+
+
+def test_an_empty_play_is_no_play_possible_but_before_a_resignation_or_at_an_unfinished_end() -> None:
+    """Servers leave the play of a roll empty when none was possible, and also (as Galaxy writes
+    '????') when the roller resigned instead of playing, or the record stops before the play."""
+    resigned, unfinished = read_text(EMPTY_PLAYS)
+    assert [action.moves for action in rolls(resigned)][1::2] == [(), parse_play("24/21 13/11"), None]
+    assert (resigned.result, resigned.tags["Termination"], non_rolls(resigned)) == ("1-0", "resign",
+                                                                                   [(BLACK, "resign", 1)])
+    assert [(finding.code, finding.line) for finding in replay(resigned).findings] == [("not-maximal", 5)]
+    assert [action.moves for action in unfinished.actions] == [None] and not replay(unfinished).findings
+    assert [comparable(game) for game in read_text(write([resigned, unfinished])[0])] == [
+        comparable(resigned), comparable(unfinished)]
 
 
 # --- errors ------------------------------------------------------------------

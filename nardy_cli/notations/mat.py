@@ -250,6 +250,7 @@ class _GameBuilder:
         self.names: tuple[str, str] | None = None
         self.score: Score | None = None
         self.outcomes: list[_Outcome] = []
+        self.empty_play: Action | None = None  # the last roll whose play was left empty
 
     def error(self, line: int, column: int, message: str) -> None:
         self.record.errors.add(RecordError(line, column, message))
@@ -335,7 +336,8 @@ class _GameBuilder:
         """Give ``roll`` its play, ``text[start:end]``; False after recording an error. Only the
         play is sliced: its text is the key of the parsed plays kept."""
         if start == end:
-            roll.moves = ()  # the roll alone: no play possible
+            roll.moves = ()  # the roll alone: no play possible (but see finish)
+            self.empty_play = roll
             return True
         first = ord(text[start])
         if first == ord("?") and _UNRECORDED_RE.fullmatch(text, start, end):
@@ -384,6 +386,8 @@ class _GameBuilder:
                 tags["Crawford"] = "yes"
         if self.outcomes:
             self._settle_result(tags)
+        elif self._ends_with_empty_play():  # the last roll of an unfinished game, not played yet
+            self.actions[-1].moves = None
         self.record.tags = tags
         self.record.comments[:0] = comments
         return self.record
@@ -414,9 +418,16 @@ class _GameBuilder:
             for action in self.record.actions:
                 cell = next_cell(cell, action.side)
             loser = other(decisive.winner)
+            if self._ends_with_empty_play() and self.actions[-1].side == loser:
+                self.actions[-1].moves = None  # rolled, then resigned: no play was made (as "????" says)
             self.record.actions.append(Action(side=loser, kind="resign", value=points,
                                               number=next_cell(cell, loser)[0],
                                               line=decisive.line, column=decisive.column))
+
+
+    def _ends_with_empty_play(self) -> bool:
+        """Whether the game's last action is a roll whose play was left empty."""
+        return bool(self.actions) and self.actions[-1] is self.empty_play
 
 
 def _is_crawford_game(score: Score, match_length: str | None, rule: str | None, crawford_played: bool) -> bool:
