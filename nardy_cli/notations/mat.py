@@ -424,7 +424,6 @@ class _GameBuilder:
                                               number=next_cell(cell, loser)[0],
                                               line=decisive.line, column=decisive.column))
 
-
     def _ends_with_empty_play(self) -> bool:
         """Whether the game's last action is a roll whose play was left empty."""
         return bool(self.actions) and self.actions[-1] is self.empty_play
