@@ -207,6 +207,16 @@ def test_show_file_line_opens_the_turn_of_a_finding():
     assert run("show", f"{KAZAN}:1").output == run("show", KAZAN, "--turn", "0").output  # before the first roll
 
 
+def test_show_file_line_opens_a_roll_made_before_a_resignation(tmp_path):
+    """The roller resigned instead of playing: the board is the one the roll came to, and the game is over."""
+    game = tmp_path / "resigned.mat"
+    game.write_text(" 1 point match\n\n Game 1\n a : 0                          b : 0\n"
+                    "  1) 31: 8/5 6/5                 42:\n      Wins 1 point\n", encoding="utf-8")
+    text = run("show", f"{game}:5:34").output
+    assert "move 1 Black 42: ?" in text and "game over: White won by resignation, 1 point" in text, text
+    assert "White:  pips 163, off 0" in text and "Black:  pips 167, off 0" in text  # after White's 8/5 6/5
+
+
 def test_picture_of_the_tray_puts_each_count_by_its_stack():
     figure = board_figure(turn_view(run_game(KAZAN, 2)))
     counts = {text.get_text(): text.get_position() for text in figure.axes[0].texts if text.get_text() in ("15", "12")}

@@ -82,18 +82,21 @@ def turn_view(result: GameReplay, turn: int | None = None, *, before: bool = Fal
     names = (result.record.player(WHITE), result.record.player(BLACK))
     if turn == 0:
         return BoardView(result.start, names=names)
+    rolls = [action for action in result.record.actions if action.kind == "roll"]
     replayed = next((t for t in result.turns if t.turn == turn), None)
     if replayed is not None:
         position = replayed.before if before else replayed.after
     elif turn == stopped_at:
         assert result.final is not None  # a replay with a start has a final position
         position = result.final
+    elif result.complete and 0 < turn <= len(rolls) and rolls[turn - 1].moves is None:
+        position = _position_at(result, result.record.actions.index(rolls[turn - 1]))
     else:
         raise ValueError(f"the game has no replayed roll {turn}: its rolls are 1-{last}")
-    action = [action for action in result.record.actions if action.kind == "roll"][turn - 1]
+    action = rolls[turn - 1]
     number = f"{action.number} " if action.number is not None else ""
     caption = f"{number}{SIDE_NAMES[action.side]} {action_text(action)}"
-    over = (result.ending, result.winner, result.points) if result.ending and turn == last and not before else None
+    over = (result.ending, result.winner, result.points) if result.ending and turn >= last and not before else None
     steps = tuple((move.path[i], move.path[i + 1]) for move in action.moves or () for i in range(len(move.path) - 1))
     findings = [finding for finding in result.findings if finding.turn == turn]
     passes = () if before or replayed is None else replayed.passed
@@ -109,6 +112,14 @@ def turn_view(result: GameReplay, turn: int | None = None, *, before: bool = Fal
         if bad is None:
             steps, bad = (*steps, step), len(steps)
     return replace(view, steps=steps, note="; ".join(str(f) for f in findings), bad=bad)
+
+
+def _position_at(result: GameReplay, action_index: int) -> Position:
+    """The position when the record's action ``action_index`` comes: after the last play before it
+    (a roll with no play recorded, rolled then resigned, leaves the board as it was)."""
+    played = [play for play in (*result.turns, *result.passed_plays) if play.action < action_index]
+    assert result.start is not None  # a replay with a start
+    return max(played, key=lambda play: play.action).after if played else result.start
 
 
 def over_text(view: BoardView, lang: str) -> str | None:
