@@ -82,18 +82,18 @@ def turn_view(result: GameReplay, turn: int | None = None, *, before: bool = Fal
     names = (result.record.player(WHITE), result.record.player(BLACK))
     if turn == 0:
         return BoardView(result.start, names=names)
-    rolls = [action for action in result.record.actions if action.kind == "roll"]
+    rolls = [(index, action) for index, action in enumerate(result.record.actions) if action.kind == "roll"]
     replayed = next((t for t in result.turns if t.turn == turn), None)
     if replayed is not None:
         position = replayed.before if before else replayed.after
     elif turn == stopped_at:
         assert result.final is not None  # a replay with a start has a final position
         position = result.final
-    elif result.complete and 0 < turn <= len(rolls) and rolls[turn - 1].moves is None:
-        position = _position_at(result, result.record.actions.index(rolls[turn - 1]))
+    elif result.complete and 0 < turn <= len(rolls) and rolls[turn - 1][1].moves is None:
+        position = _position_at(result, rolls[turn - 1][0])
     else:
         raise ValueError(f"the game has no replayed roll {turn}: its rolls are 1-{last}")
-    action = rolls[turn - 1]
+    action = rolls[turn - 1][1]
     number = f"{action.number} " if action.number is not None else ""
     caption = f"{number}{SIDE_NAMES[action.side]} {action_text(action)}"
     over = (result.ending, result.winner, result.points) if result.ending and turn >= last and not before else None
