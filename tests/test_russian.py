@@ -137,7 +137,7 @@ BAD_XG = [
      *xg_game(1)[1:]],
 ]
 # words the notations spell in English and the Russian keeps: formats, tags, JSON fields and values, analysis fields
-NOTATION_WORDS = {"MAT", "JSON", "Event", "Result", "null", *jsonl.GAME_FIELDS, *jsonl.ACTION_FIELDS,
+NOTATION_WORDS = {"MAT", "JSON", "Event", "Result", "null", *jsonl.GAME_FIELDS.names, *jsonl.ACTION_FIELDS.names,
                   *jsonl.KINDS, *analysis.NUMBERS, *analysis.DECISIONS, "decision", "level"}
 
 

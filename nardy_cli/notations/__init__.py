@@ -46,6 +46,25 @@ TARGETS = ("ntn", "mat", "sgf", "json", "jsonl")
 """The notations nardy writes; :mod:`nardy_cli.analysis.exports` adds CSV, which needs the replay."""
 
 
+class ObjectFields(NamedTuple):
+    """The fields a JSON object of a record may have (a game's, an action's, an analysis's): in their
+    order, for messages, and as a set, to check an object against."""
+
+    names: tuple[str, ...]
+    known: frozenset[str]
+
+    @classmethod
+    def of(cls, *names: str) -> ObjectFields:
+        return cls(names, frozenset(names))
+
+    def unknown(self, data: dict[str, Any], what: str) -> str:
+        """What is wrong with a field of ``data`` that is none of these ("unknown game field 'x':
+        expected tags, ..."); "" when none is."""
+        if data.keys() <= self.known:
+            return ""
+        return f"unknown {what} {min(data.keys() - self.known)!r}: expected {', '.join(self.names)}"
+
+
 class UnknownFormat(ValueError):
     """A notation name that nardy does not know, or input whose notation cannot be told."""
 

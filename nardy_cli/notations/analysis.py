@@ -10,10 +10,12 @@ import math
 import re
 from typing import Any
 
+from nardy_cli.notations import ObjectFields
 from nardy_cli.record import Evaluation
 
 DECISIONS = ("move", "cube", "take")
 NUMBERS = ("played", "best", "luck")
+_JSON_FIELDS = ObjectFields.of("decision", "level", *NUMBERS)
 
 _TAGGED_RE = re.compile(r"\[%analysis\s+(?P<decision>\w+)(?P<fields>(?:\s+\w+=(?:\"[^\"]*\"|[^\s\"\]]+))*)\s*\]")
 _FIELD_RE = re.compile(r"(\w+)=(?:\"([^\"]*)\"|([^\s\"\]]+))")
@@ -38,10 +40,9 @@ def from_dict(data: Any) -> Evaluation:
     """The evaluation a JSON object holds; :class:`AnalysisError` when it is malformed."""
     if not isinstance(data, dict):
         raise AnalysisError(f"an analysis must be an object, found {type(data).__name__}")
-    unknown = set(data) - {"decision", "level", *NUMBERS}
+    unknown = _JSON_FIELDS.unknown(data, "analysis field")
     if unknown:
-        raise AnalysisError(f"unknown analysis field {min(unknown)!r}: expected decision, level, "
-                            f"{', '.join(NUMBERS)}")
+        raise AnalysisError(unknown)
     level = data.get("level", "")
     if not isinstance(level, str):
         raise AnalysisError('an analysis "level" must be a string')

@@ -17,16 +17,15 @@ from typing import Any
 
 from nardy_cli.core.moves import PlaySyntaxError, parse_play
 from nardy_cli.core.sides import SIDES
-from nardy_cli.notations import GameStarts, GameWriter, Target, analysis, sniff_json
+from nardy_cli.notations import GameStarts, GameWriter, ObjectFields, Target, analysis, sniff_json
 from nardy_cli.record import ACTION_KINDS, Action, GameRecord, RecordError, standard_name
 
 NAME = "jsonl"
 sniff = sniff_json  # told from the start of a text by the registry, which need not import this module
 KINDS = ACTION_KINDS
 PLAYED = ("roll", "passed")  # the kinds with a play
-GAME_FIELDS = ("tags", "comments", "actions", "result")
-ACTION_FIELDS = ("side", "kind", "dice", "play", "value", "number", "comments", "analysis")
-_GAME_FIELD_SET, _ACTION_FIELD_SET = frozenset(GAME_FIELDS), frozenset(ACTION_FIELDS)
+GAME_FIELDS = ObjectFields.of("tags", "comments", "actions", "result")
+ACTION_FIELDS = ObjectFields.of("side", "kind", "dice", "play", "value", "number", "comments", "analysis")
 
 
 def game_starts(head: list[str]) -> GameStarts | None:
@@ -96,8 +95,8 @@ def game_from_dict(data: Any, source: str = "", line: int = 0) -> GameRecord:
         _expect(isinstance(actions, list), '"actions" must be an array')
         for index, item in enumerate(actions, 1):
             game.actions.append(_action(item, index, line))
-        unknown = _unknown(data, GAME_FIELDS, _GAME_FIELD_SET, "game field")
-        if unknown and data.keys() - _GAME_FIELD_SET <= _ACTION_FIELD_SET:
+        unknown = GAME_FIELDS.unknown(data, "game field")
+        if unknown and data.keys() - GAME_FIELDS.known <= ACTION_FIELDS.known:
             unknown += ' (an action\'s fields belong in "actions")'
         _expect(not unknown, unknown)
     except _Invalid as error:
@@ -110,17 +109,10 @@ def _strings(value: Any, what: str) -> list[str]:
     return list(value)
 
 
-def _unknown(data: dict[str, Any], fields: tuple[str, ...], known: frozenset[str], what: str) -> str:
-    """What is wrong with the fields of ``data`` that are none of ``fields`` (``known``); "" when none is."""
-    if data.keys() <= known:
-        return ""
-    return f"unknown {what} {min(data.keys() - known)!r}: expected {', '.join(fields)}"
-
-
 def _action(item: Any, index: int, line: int) -> Action:
     where = f"action {index}"
     _expect(isinstance(item, dict), f"{where}: expected an object")
-    unknown = _unknown(item, ACTION_FIELDS, _ACTION_FIELD_SET, "field")
+    unknown = ACTION_FIELDS.unknown(item, "field")
     _expect(not unknown, f"{where}: {unknown}")
     side, kind = item.get("side"), item.get("kind", "roll")
     _expect(side in SIDES, f'{where}: "side" must be "w" or "b", found {side!r}')
@@ -196,7 +188,7 @@ def _line_game(text: str, source: str, line: int, column: int, *, whole_line_exp
     game = game_from_dict(data, source, line)
     if end < len(text):
         game.errors.append(RecordError(line, column + end, f"expected the end of the line after the game object, "
-                                                           f"found {text[end:end + 20]!r}"))
+                                                           f"found {_quoted(text, end)}"))
     return game
 
 
