@@ -4,6 +4,7 @@ import json
 import math
 import statistics
 from collections import Counter
+from pathlib import Path
 from typing import cast
 
 import pandas as pd
@@ -312,6 +313,36 @@ def test_loaded_dice_are_flagged_and_n_is_shown():
     assert fairness_display(fairness, "ru").iloc[3].iloc[-1] == "мало бросков (< 180)"
     assert list(shortened(fairness, min_rolls=100).index) == ["all", "Fair", "Loaded"]
     assert list(shortened(fairness, top=1).index) == ["all", "Fair"]
+
+
+def test_a_player_named_all_is_not_taken_for_the_total():
+    aggregates = aggregated(rolled({"66": 100, "31": 100}, "all"),
+                            rolled({roll: (10 if roll[0] == roll[1] else 20) for roll in ROLL_CLASSES}, "Fair"))
+    fairness = dice_fairness(dice_counts(aggregates, total=True))
+    assert list(fairness.index) == ["all", "Fair", "all"]
+    assert list(fairness["n"]) == [560, 360, 200]
+    assert list(fairness_display(fairness)[tr("player")]) == [tr("all"), "Fair", "all"]
+    assert list(shortened(fairness, top=1)["n"]) == [560, 360]
+    assert list(shortened(fairness, top=2)["n"]) == [560, 360, 200]
+    assert list(shortened(fairness, min_rolls=300)["n"]) == [560, 360]
+    alone = dice_fairness(dice_counts(aggregates, "all"))  # the player's own row: no total
+    assert list(fairness_display(alone)[tr("player")]) == ["all"]
+    assert list(shortened(alone, min_rolls=300).index) == []
+
+
+def test_stats_prints_a_player_named_all_under_their_name(tmp_path):
+    from click.testing import CliRunner
+
+    from nardy_cli.cli.main import cli
+
+    record = tmp_path / "all.ntn"
+    record.write_text(Path("sample_games/long/club-evening.ntn").read_text(encoding="utf-8")
+                      .replace("Мамедов Т.", "all"), encoding="utf-8")
+    printed = CliRunner().invoke(cli, ["stats", str(record), "-q", "--format", "md"]).output
+    dice, luck = printed.split("## ")[2:4]
+    for table in (dice, luck):
+        names = [line.split("|")[1].strip() for line in table.splitlines() if line.startswith("| ")][1:]
+        assert names[0] == tr("all") and "all" in names[1:] and names.count(tr("all")) == 1
 
 
 @pytest.mark.slow

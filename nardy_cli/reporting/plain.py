@@ -27,13 +27,18 @@ TEXT_LINES = 1_000  # lines of a text table given at a time
 
 class Table:
     """Named columns of equal length, with an index (the row labels, named ``index_name``) and the
-    pandas dtype of each column (``int64``, ``float64``, ``bool``, or ``None`` for pandas to infer)."""
+    pandas dtype of each column (``int64``, ``float64``, ``bool``, or ``None`` for pandas to infer).
 
-    def __init__(self, index_name: str | None, index: Sequence[Any]) -> None:
+    ``total_first``: the first row is the total of the others (the row ``all`` of the dice and luck
+    tables), known by its place, not its label, which a player may also have. A DataFrame keeps it
+    in ``attrs["total_first"]``."""
+
+    def __init__(self, index_name: str | None, index: Sequence[Any], *, total_first: bool = False) -> None:
         self.index_name = index_name
         self.index = list(index)
         self.columns: dict[str, list[Any]] = {}
         self.dtypes: dict[str, str | None] = {}
+        self.total_first = total_first
 
     def add(self, name: str, values: Sequence[Any], dtype: str | None = None) -> None:
         """Add (or replace) the column ``name``; ``float64`` values are kept as floats."""
@@ -45,14 +50,16 @@ class Table:
 
     def take(self, positions: Sequence[int]) -> Table:
         """The rows at ``positions``, in that order."""
-        table = Table(self.index_name, [self.index[position] for position in positions])
+        table = Table(self.index_name, [self.index[position] for position in positions],
+                      total_first=self.total_first and len(positions) > 0 and positions[0] == 0)
         for name, values in self.columns.items():
             table.add(name, [values[position] for position in positions], self.dtypes[name])
         return table
 
     @classmethod
     def joined(cls, parts: Iterable[Table]) -> Table:
-        """The rows of ``parts`` (at least one, all with the same columns) as one table."""
+        """The rows of ``parts`` (at least one, all with the same columns) as one table (its total, if
+        any, the first part's)."""
         parts = iter(parts)
         table = next(parts)
         for part in parts:
@@ -88,14 +95,18 @@ class Table:
         import pandas as pd
 
         index = pd.Index(self.index, name=self.index_name)
-        return pd.DataFrame({name: pd.Series(values, index=index, dtype=self.dtypes[name])
-                             for name, values in self.columns.items()}, index=index)
+        frame = pd.DataFrame({name: pd.Series(values, index=index, dtype=self.dtypes[name])
+                              for name, values in self.columns.items()}, index=index)
+        if self.total_first:
+            frame.attrs["total_first"] = True
+        return frame
 
     @classmethod
     def of_frame(cls, frame: pd.DataFrame) -> Table:
         """A DataFrame's values as plain Python values (its index kept as the index)."""
         name = frame.index.name
-        table = cls(None if name is None else str(name), frame.index.tolist())
+        table = cls(None if name is None else str(name), frame.index.tolist(),
+                    total_first=bool(frame.attrs.get("total_first")))
         for name in frame.columns:
             column = frame[name]
             dtype = str(column.dtype)

@@ -145,8 +145,8 @@ def dice_rows(aggregates: Aggregates, player: str | None = None, *, total: bool 
 def dice_parts(aggregates: Aggregates, *, total: bool = True) -> Iterator[Table]:
     """The table of :func:`dice_counts` (``player=None``) in parts, as :func:`summary_parts` gives its table."""
     players = _counts(_rolls(aggregates).in_key_order()) if total else iter(())
-    for part in in_parts(chain([_everyone(aggregates)], players), PART_ROWS):
-        yield _dice_table(part)
+    for number, part in enumerate(in_parts(chain([_everyone(aggregates)], players), PART_ROWS)):
+        yield _dice_table(part, total_first=number == 0)
 
 
 def _everyone(aggregates: Aggregates) -> tuple[str, list[int]]:
@@ -161,9 +161,9 @@ def _most_rolls(name: str, rolled: RollCounts) -> tuple[int, str]:
     return -sum(rolled.counts), name
 
 
-def _dice_table(rows: Sequence[tuple[str, Sequence[int]]]) -> Table:
+def _dice_table(rows: Sequence[tuple[str, Sequence[int]]], *, total_first: bool = False) -> Table:
     """The roll-class counts of each (name, counts) of ``rows``."""
-    table = Table("player", [name for name, _ in rows])
+    table = Table("player", [name for name, _ in rows], total_first=total_first)
     for number, roll in enumerate(ROLL_CLASSES):
         table.add(roll, [counts[number] for _, counts in rows], "int64")
     return table
@@ -180,8 +180,8 @@ def fairness_parts(aggregates: Aggregates, min_rolls: int = 0, top: int | None =
     in parts, as :func:`summary_parts` gives its table: ``all``, then the players with the most
     rolls (ties by name)."""
     players = _counts(_rolls(aggregates).ordered(_most_rolls), min_rolls)
-    for part in in_parts(chain([_everyone(aggregates)], islice(players, top)), PART_ROWS):
-        yield fairness_rows(_dice_table(part))
+    for number, part in enumerate(in_parts(chain([_everyone(aggregates)], islice(players, top)), PART_ROWS)):
+        yield fairness_rows(_dice_table(part, total_first=number == 0))
 
 
 def _counts(players: Iterator[tuple[str, RollCounts]], min_rolls: int = 0) -> Iterator[tuple[str, list[int]]]:
@@ -204,15 +204,15 @@ def luck_parts(aggregates: Aggregates) -> Iterator[Table]:
     everyone = LuckSums()
     for player in luck.values():  # in the order the players came
         everyone.add(player)
-    for part in in_parts(chain([("all", everyone)], luck.in_key_order()), PART_ROWS):
-        yield _luck_table([player for player, _ in part], [sums for _, sums in part])
+    for number, part in enumerate(in_parts(chain([("all", everyone)], luck.in_key_order()), PART_ROWS)):
+        yield _luck_table([player for player, _ in part], [sums for _, sums in part], total_first=number == 0)
 
 
-def _luck_table(players: list[str], sums: list[LuckSums]) -> Table:
+def _luck_table(players: list[str], sums: list[LuckSums], *, total_first: bool) -> Table:
     def column(name: str) -> list[float]:
         return [float(getattr(row, name)) for row in sums]
 
-    table = Table("player", players)
+    table = Table("player", players, total_first=total_first)
     table.add("rolls", [row.rolls for row in sums], "int64")
     _add_mean(table, "pips", column("pips"), column("pips_sq"), column("rolls"))
     table.add("expected_pips", [EXPECTED_PIPS] * len(sums), "float64")
@@ -434,7 +434,7 @@ def fairness_rows(counts: Table) -> Table:
     doubles = [sum(count for roll, count in zip(ROLL_CLASSES, row) if roll[0] == roll[1]) for row in rows]
     rolls = [chi_square_test(row, ROLL_PROBABILITIES) for row in rows]
     pairs = [chi_square_test([double, total - double], (1 / 6, 5 / 6)) for double, total in zip(doubles, n)]
-    table = Table(counts.index_name, counts.index)
+    table = Table(counts.index_name, counts.index, total_first=counts.total_first)
     table.add("n", n, "int64")
     table.add("doubles", doubles, "int64")
     table.add("doubles_rate", [double / total if total else math.nan for double, total in zip(doubles, n)], "float64")
@@ -444,7 +444,13 @@ def fairness_rows(counts: Table) -> Table:
     table.add("p_doubles", [p for _, p in pairs], "float64")
     table.add("flagged", [(a < FAIRNESS_ALPHA or b < FAIRNESS_ALPHA) and total >= MIN_FLAG_ROLLS
                           for (_, a), (_, b), total in zip(rolls, pairs, n)], "bool")
-    return table.take(sorted(range(len(n)), key=lambda position: -n[position]))
+    first = _totals(table)
+    return table.take([*range(first), *sorted(range(first, len(n)), key=lambda position: -n[position])])
+
+
+def _totals(table: Table) -> int:
+    """How many rows of ``table`` come before its players': 1 with the total, or 0."""
+    return 1 if table.total_first and len(table) else 0
 
 
 def dice_fairness(counts: pd.DataFrame) -> pd.DataFrame:
@@ -462,15 +468,14 @@ def dice_fairness(counts: pd.DataFrame) -> pd.DataFrame:
 
 def shortened_rows(fairness: Table, min_rolls: int = 0, top: int | None = None) -> Table:
     """The table of :func:`shortened`."""
-    kept = [position for position, key in enumerate(fairness.index)
-            if key != "all" and fairness.columns["n"][position] >= min_rolls]
-    everyone = [position for position, key in enumerate(fairness.index) if key == "all"]
-    return fairness.take(everyone + kept[:top])
+    first = _totals(fairness)
+    kept = [position for position in range(first, len(fairness)) if fairness.columns["n"][position] >= min_rolls]
+    return fairness.take([*range(first), *kept[:top]])
 
 
 def shortened(fairness: pd.DataFrame, min_rolls: int = 0, top: int | None = None) -> pd.DataFrame:
     """The rows of a :func:`dice_fairness` table with at least ``min_rolls`` rolls, the ``top`` with
-    the most (the ``all`` row of every player is always kept)."""
+    the most (the first row ``all``, of every player, is always kept)."""
     return shortened_rows(Table.of_frame(fairness), min_rolls, top).frame()
 
 
@@ -535,10 +540,10 @@ def fairness_cells(fairness: Table, lang: str = "en") -> list[dict[str, Any]]:
     label = _labels(lang)
     verdicts = {verdict: tr(verdict, lang, n=MIN_FLAG_ROLLS) for verdict in ("yes", "no", "too_few")}
     rows = []
-    for row in fairness.rows():
+    for number, row in enumerate(fairness.rows()):
         key = row[fairness.index_label]
         verdict = "yes" if row["flagged"] else "no" if row["n"] >= MIN_FLAG_ROLLS else "too_few"
-        rows.append({label(by): label(key) if key == "all" else key,
+        rows.append({label(by): label("all") if number < _totals(fairness) else key,
                      label("n"): int(row["n"]),
                      label("p_rolls"): f"{row['p_rolls']:.3g}",
                      label("p_doubles"): f"{row['p_doubles']:.3g}",
@@ -564,9 +569,9 @@ def luck_cells(luck: Table, lang: str = "en") -> list[dict[str, Any]]:
 
     label = _labels(lang)
     rows = []
-    for row in luck.rows():
+    for number, row in enumerate(luck.rows()):
         key = row[luck.index_label]
-        rows.append({label("player"): label(key) if key == "all" else key,
+        rows.append({label("player"): label("all") if number < _totals(luck) else key,
                      label("n"): int(row["rolls"]), label("pips_per_roll"): mean(row, "pips", 2),
                      label("pips_luck"): f"{row['pips_luck']:+.0f}",
                      label("doubles"): _with_interval(int(row["doubles"]), row, "doubles"),
