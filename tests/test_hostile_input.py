@@ -791,8 +791,9 @@ def test_a_broken_game_in_a_json_array_is_the_only_finding(layout, broken):
     ({"actions": [{"side": "w", "kind": "roll", "dice": [3, 1], "play": "8/5 6/5", "comment": "x"}]},
      "action 1: unknown field 'comment': expected side, kind, dice, play, value, number, comments, analysis"),
     ({"actions": [{"side": "w", "knd": "double", "value": 2}]}, "action 1: unknown field 'knd'"),
+    ({"actions": [{"kind": "roll", "dice": [3, 1], "play": "8/5 6/5"}]}, 'action 1: a roll action needs "side"'),
 ])
-def test_a_field_json_does_not_have_is_reported_not_dropped(game, message):
+def test_an_unknown_field_is_reported_not_dropped_and_a_missing_side_named(game, message):
     (record,) = check_located((json.dumps({"tags": {"Variant": "short"}, "actions": [], "result": None, **game})
                                + "\n").encode(), "x.jsonl", "jsonl")
     assert len(record.errors) == 1 and record.errors[0].message.startswith(message)

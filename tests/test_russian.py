@@ -120,7 +120,7 @@ BAD_TEXT = {
                 '"analysis": [{"x": 1}]', '"analysis": [{"level": 1}]', '"analysis": [{"best": "x"}]',
                 '"analysis": [{"decision": "x"}]', '"comments": 1')]
            + ['{"tags": 1}\n', '{"actions": [{"side": "x"}]}\n', "[1]\n",
-              '{"actions": [{"side": "w", "dice": [7, 1]}]}\n', '{"actions": [{"side": "w"}]}\n',
+              '{"actions": [{"side": "w", "dice": [7, 1]}]}\n', '{"actions": [{"side": "w"}]}\n', '{"actions": [{}]}\n',
               '{"result": 1}\n', '{"comments": 1}\n', '{"actions": 1}\n', '{"actions": [1]}\n',
               '{"a": }\n', '{"a": 1} x\n', '{"a": 1}\n{"a" 1}\n', '[{"a": 1}\n',
               '{"a": 1, }\n', '{"a": "x\n', '{"a": 1}\n{"a": [1,]}\n', '{"a": 1}\n{"a": "\\x"}\n',

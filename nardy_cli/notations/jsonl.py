@@ -115,6 +115,7 @@ def _action(item: Any, index: int, line: int) -> Action:
     unknown = ACTION_FIELDS.unknown(item, "field")
     _expect(not unknown, f"{where}: {unknown}")
     side, kind = item.get("side"), item.get("kind", "roll")
+    _expect("side" in item, f'{where}: a {kind} action needs "side"')
     _expect(side in SIDES, f'{where}: "side" must be "w" or "b", found {side!r}')
     _expect(kind in KINDS, f'{where}: "kind" must be one of {", ".join(KINDS)}, found {kind!r}')
     dice = item.get("dice")

@@ -288,7 +288,7 @@ CATALOGUE: list[tuple[str, str]] = [
     ('"side" must be "w" or "b", found {found}', '"side" должно быть "w" или "b", а найдено {found}'),
     ('"kind" must be one of {kinds}, found {found}', '"kind" должно быть одним из: {kinds}, а найдено {found}'),
     ('"dice" must be two numbers 1-6, found {found}', '"dice" должно быть двумя числами 1-6, а найдено {found}'),
-    ('a {kind_name} action needs "dice"', 'действию {kind_name} нужно "dice"'),
+    ('a {kind_name} action needs "{field}"', 'действию {kind_name} нужно "{field}"'),
     # the analysis of an action (nardy_cli.notations.analysis), in NTN comments, SGF NA[] and JSON
     ("an analysis must be an object, found {json_type}", "анализ должен быть объектом, а найдено: {json_type}"),
     ("unknown analysis field {found}: expected {names}", "неизвестное поле анализа {found}: ожидались {names}"),
