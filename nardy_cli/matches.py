@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from nardy_cli.core.compiled import Value
-from nardy_cli.core.scores import Score, is_crawford_game, match_length
+from nardy_cli.core.scores import Score, crawford_over, is_crawford_game, match_length
 from nardy_cli.core.sides import BLACK, WHITE, Side
 from nardy_cli.record import GameRecord
 from nardy_cli.replay import GameFinding, GameReplay
@@ -60,12 +60,12 @@ class MatchGame(Value):
                 self.crawford_tag, self.crawford_rule, self.winner, self.points, self.line, self.end, self.cube,
                 self.rules, self.ends_match, self.date)
 
-    def cube_finding(self) -> GameFinding:
-        """The first cube action, as the finding of a cube in the Crawford game (made only then)."""
+    def at_cube(self, code: str, message: str) -> GameFinding:
+        """A finding (or note) of the Crawford rule at the game's first cube action."""
         assert self.cube is not None
         turn, number, side, kind, line, column = self.cube
-        return GameFinding("cube", "no doubling in the Crawford game", self.crawford_rule, turn=turn,
-                           move_number=number, side=side, action=kind, line=line, column=column)
+        return GameFinding(code, message, self.crawford_rule, turn=turn, move_number=number, side=side, action=kind,
+                           line=line, column=column)
 
     @property
     def event(self) -> str:
@@ -151,7 +151,7 @@ class MatchChecker:
         self.complete = 0
         self.current: Match | None = None
         self.key: tuple[str, ...] | None = None
-        self.crawford_played = False
+        self.crawford_played: bool | None = None  # None: no game of the match read yet
         self.finished: list[Match] = []  # ended matches not yet taken (see ended)
 
     def add(self, game: MatchGame) -> list[tuple[MatchGame, GameFinding]]:
@@ -174,7 +174,7 @@ class MatchChecker:
 
     def start(self, game: MatchGame) -> None:
         self.current = Match(game.source, game.players, game.length, game.index, event=game.event, date=game.date)
-        self.key, self.crawford_played = game.key, False
+        self.key, self.crawford_played = game.key, None
         self.matches += 1
 
     def judge(self, match: Match, game: MatchGame) -> Iterator[GameFinding]:
@@ -198,19 +198,22 @@ class MatchChecker:
         inferred = is_crawford_game(start, game.length, crawford_played=self.crawford_played)
         crawford = inferred
         if game.crawford_tag is not None and game.crawford_tag != inferred:
-            if score_wrong:
+            if score_wrong or inferred is None:
                 crawford = game.crawford_tag
             else:
                 yield _at_start(game, "crawford", f"tagged as {'' if game.crawford_tag else 'not '}the Crawford "
                                                       f"game, but at {start} in a {game.length}-point match it is "
                                                       f"{'' if inferred else 'not '}the Crawford game")
         if crawford:
-            self.crawford_played = True
             match.crawford_game = match.games
             if game.crawford_rule and game.cube is not None:
-                yield game.cube_finding()
-        if max(start.white, start.black) >= game.length - 1:
-            self.crawford_played = True  # from here on, games are after the Crawford game
+                yield game.at_cube("cube", "no doubling in the Crawford game")
+        elif crawford is None and game.crawford_rule and game.cube is not None:
+            yield game.at_cube("note", f"the record begins the match at {start} in a {game.length}-point match, "
+                                       f"where the Crawford game may be over: the cube action is taken to show that "
+                                       f"it is")
+        self.crawford_played = crawford_over(start, game.length, crawford_played=self.crawford_played,
+                                             crawford=crawford)
         if game.winner is None or game.points is None:
             match.score = None
             return

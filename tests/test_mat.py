@@ -421,6 +421,8 @@ def test_writer_computes_missing_cube_values_scores_and_game_numbers() -> None:
      "termination 'time' cannot be expressed: the MAT text implies resign"),
     (lambda g: g.tags.update(Result="2-0"), "Result tag '2-0' dropped"),
     (lambda g: g.tags.update(Crawford="yes"), "Crawford tag 'yes' cannot be expressed"),
+    (lambda g: g.tags.update(Crawford="yes", MatchLength="7", Score="6-5"),
+     "MAT readers infer the Crawford game from the scores, and cannot tell whether this game is the Crawford game"),
     (lambda g: g.tags.update(WhiteRating="strong"), "WhiteRating 'strong' cannot be written"),
     (lambda g: g.tags.update(MatchLength="seven"), "match length 'seven' is not a number"),
     (lambda g: g.tags.update(Event="two\nlines"), "tag Event: line breaks in its value written as spaces"),

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from nardy_cli.cli.main import cli
-from nardy_cli.core.scores import Result, Score, is_crawford_game, point_readings
+from nardy_cli.core.scores import Result, Score, crawford_over, is_crawford_game, point_readings
 from nardy_cli.core.sides import BLACK, WHITE
 from nardy_cli.notations import mat
 from nardy_cli.replay import replay
@@ -76,6 +76,16 @@ def test_results_and_scores_parse_and_print_one_way():
     (Score(4, 3), True, False), (Score(3, 3), False, False), (Score(5, 2), False, False)])
 def test_the_crawford_game(score, played, expected):
     assert is_crawford_game(score, 5, crawford_played=played) is expected
+
+
+@pytest.mark.parametrize(("score", "expected"), [
+    (Score(4, 0), True), (Score(0, 4), True),  # the side behind has won nothing since the leader got to 4
+    (Score(4, 2), None), (Score(2, 4), None),  # the side behind may have won the Crawford game and more
+    (Score(4, 4), False), (Score(3, 1), False), (Score(0, 0), False)])
+def test_the_crawford_game_of_a_record_that_begins_mid_match(score, expected):
+    assert is_crawford_game(score, 5, crawford_played=None) is expected
+    over = crawford_over(score, 5, crawford_played=None, crawford=expected)
+    assert over is (max(score.white, score.black) >= 4)
 
 
 def test_point_readings_of_servers():
@@ -175,6 +185,23 @@ def test_a_double_in_the_crawford_game(tmp_path):
                                                                                               "crawford=on", 13)
     status, report = validate(tmp_path, text, "--rule", "crawford=off")
     assert (status, report["findings"]) == (0, [])
+
+
+def test_a_file_that_begins_a_match_after_its_crawford_game_may_have_been_played(tmp_path):
+    text = match(5, resigned(1, (4, 2), BLACK, 2, double=True), resigned(2, (4, 4), WHITE, 2, double=True,
+                                                                             match_won=True))
+    status, report = validate(tmp_path, text)
+    (note,) = report["notes"]
+    assert (status, report["findings"], note["line"], note["option"]) == (0, [], 8, "crawford=on")
+    assert note["message"] == ("the record begins the match at 4-2 in a 5-point match, where the Crawford game may "
+                               "be over: the cube action is taken to show that it is")
+    status, report = validate(tmp_path, match(5, resigned(1, (4, 0), BLACK, 2, double=True)))
+    assert status == 1 and codes(report) == [("cube", 1, 8)]  # at 4-0 it is the Crawford game
+    crawford_tag = ntn_game("4-0", '[MatchLength "5"]', '[Score "2-4"]', '[Crawford "yes"]')
+    path = tmp_path / "tagged.ntn"
+    path.write_text(crawford_tag.replace("1. 21: 1/off", "1. double 2\n1... take\n2. 21: 1/off"), encoding="utf-8")
+    run = CliRunner().invoke(cli, ["validate", str(path), "--format", "json", "--jobs", "1"])
+    assert [finding["code"] for finding in json.loads(run.stdout)["findings"]] == ["cube"]  # the tag tells
 
 
 def test_a_wrong_score_line(tmp_path):

@@ -128,12 +128,26 @@ def is_money(length: int) -> bool:
     return length <= 0
 
 
-def is_crawford_game(score: Score, length: int, *, crawford_played: bool = False) -> bool:
+def is_crawford_game(score: Score, length: int, *, crawford_played: bool | None = False) -> bool | None:
     """Whether a game played at ``score`` is the match's Crawford game: the first game after one
-    side (only) reached ``length - 1``. At double match point the Crawford game is over."""
+    side (only) reached ``length - 1``. At double match point the Crawford game is over.
+
+    ``crawford_played`` None: the record begins the match with this game, not at its start. At 4-2
+    in a 5-point match the side behind may have won the Crawford game and more: None, it cannot
+    be told. At 4-0 it is the Crawford game: the side behind has won no game since."""
     needed = length - 1
-    return needed > 0 and not crawford_played and (score.white == needed) != (score.black == needed) \
-        and max(score.white, score.black) < length
+    if needed <= 0 or (score.white == needed) == (score.black == needed) or max(score.white, score.black) >= length:
+        return False
+    if crawford_played is None:
+        return True if min(score.white, score.black) == 0 else None
+    return not crawford_played
+
+
+def crawford_over(score: Score, length: int, *, crawford_played: bool | None, crawford: bool | None) -> bool:
+    """Whether the Crawford game is over after a game at ``score`` (``crawford``: it was the
+    Crawford game, None when that cannot be told): from a game with a side at ``length - 1`` on,
+    every game is the Crawford game or one after it."""
+    return bool(crawford_played) or bool(crawford) or max(score.white, score.black) >= length - 1
 
 
 def point_readings(full: int, winner_score: int, length: int) -> tuple[int, ...]:

@@ -22,7 +22,7 @@ from typing import Final, TextIO
 from nardy_cli.core.compiled import picklable
 from nardy_cli.core.moves import PlaySyntaxError, parse_play, written_dice
 from nardy_cli.core.position import CHECKERS
-from nardy_cli.core.scores import Result, Score, is_crawford_game
+from nardy_cli.core.scores import Result, Score, crawford_over, is_crawford_game
 from nardy_cli.core.scores import match_length as match_length_of
 from nardy_cli.core.sides import BLACK, OFF, SIDE_NAMES, WHITE, Side, other
 from nardy_cli.notations import GameStarts, GameWriter, Target, Warnings, without_cascades
@@ -369,7 +369,7 @@ class _GameBuilder:
         return None
 
     def finish(self, headers: dict[str, str], match_length: str | None, comments: list[str],
-               crawford_played: bool) -> GameRecord:
+               crawford_played: bool | None) -> GameRecord:
         """The finished record: header tags, then the tags of the layout, the result and how the game ended."""
         tags = dict(headers)
         tags.setdefault("Variant", "short")
@@ -382,7 +382,7 @@ class _GameBuilder:
         tags.update(ratings)
         if self.score:
             tags["Score"] = str(self.score)
-            if _is_crawford_game(self.score, match_length, tags.get("CrawfordRule"), crawford_played):
+            if _is_crawford_game(self.score, match_length, tags.get("CrawfordRule"), crawford_played) is True:
                 tags["Crawford"] = "yes"
         if self.outcomes:
             self._settle_result(tags)
@@ -429,11 +429,14 @@ class _GameBuilder:
         return bool(self.actions) and self.actions[-1] is self.empty_play
 
 
-def _is_crawford_game(score: Score, match_length: str | None, rule: str | None, crawford_played: bool) -> bool:
-    """Whether a game at ``score`` is the Crawford game, unless the match's Crawford header is
-    ``Off``. MAT does not mark the Crawford game; GNU Backgammon infers it this way too."""
-    return (rule or "on").lower() != "off" and is_crawford_game(score, match_length_of(match_length),
-                                                                 crawford_played=crawford_played)
+def _is_crawford_game(score: Score, match_length: str | None, rule: str | None,
+                      crawford_played: bool | None) -> bool | None:
+    """Whether a game at ``score`` is the Crawford game (None: it cannot be told), unless the
+    match's Crawford header is ``Off``. MAT does not mark the Crawford game; GNU Backgammon infers
+    it this way too, but takes a file's first game at 6-5 in a 7-point match for it, which it may follow."""
+    if (rule or "on").lower() == "off":
+        return False
+    return is_crawford_game(score, match_length_of(match_length), crawford_played=crawford_played)
 
 
 def _termination_of(actions: list[Action], winner: Side) -> str | None:
@@ -466,7 +469,7 @@ class _MatchReader:
         self.held_headers: list[re.Match[str]] = []  # header lines met inside a match (see release_headers)
         self.game: _GameBuilder | None = None
         self.games_read = 0
-        self.crawford_played = False
+        self.crawford_played: bool | None = None  # None: no game of the match read yet
 
     def feed(self, line: int, raw: str) -> GameRecord | None:
         """Read one line, its line end included; the game it finishes, if any."""
@@ -491,7 +494,7 @@ class _MatchReader:
         finished = self.release_headers(match_line is not None) if self.held_headers else None
         if (header or match_line) and self.game:
             finished = self.finish_game()
-            self.headers, self.match_length, self.comments, self.crawford_played = {}, None, [], False
+            self.headers, self.match_length, self.comments, self.crawford_played = {}, None, [], None
         if header:
             self.feed_header(header)
         elif match_line:
@@ -523,7 +526,7 @@ class _MatchReader:
             self.game.record.comments.extend(header[0].lstrip()[1:].strip() for header in held)
             return None
         finished = self.finish_game() if self.game else None
-        self.headers, self.match_length, self.comments, self.crawford_played = {}, None, [], False
+        self.headers, self.match_length, self.comments, self.crawford_played = {}, None, [], None
         for header in held:
             self.feed_header(header)
         return finished
@@ -540,8 +543,12 @@ class _MatchReader:
 
     def finish_game(self) -> GameRecord:
         assert self.game is not None
+        score = self.game.score
         record = self.game.finish(self.headers, self.match_length, list(self.comments), self.crawford_played)
-        self.crawford_played = self.crawford_played or "Crawford" in record.tags
+        if score:
+            crawford = "Crawford" in record.tags
+            self.crawford_played = crawford_over(score, match_length_of(self.match_length),
+                                                 crawford_played=self.crawford_played, crawford=crawford)
         if self.stray_errors:  # (a method of an interpreted class: not called for nothing)
             record.errors.put_first(self.stray_errors)
             self.stray_errors = CappedErrors()
@@ -639,7 +646,7 @@ class _MatWriter(GameWriter[MatGame]):
         self.match_key: tuple[object, ...] | None = None
         self.score = Score()
         self.games_in_match = 0
-        self.crawford_played = False
+        self.crawford_played: bool | None = None  # None: no game of the match read yet
 
     def write(self, number: int, game: MatGame) -> None:
         label = f"game {number} ({game.title})"
@@ -669,7 +676,7 @@ class _MatWriter(GameWriter[MatGame]):
         if self.match_key is not None:
             self.warn(label, "its match tags differ from the game before, so it starts a second match in the "
                              "file; GNU Backgammon imports only the first match of a file")
-        self.match_key, self.score, self.games_in_match, self.crawford_played = key, Score(), 0, False
+        self.match_key, self.score, self.games_in_match, self.crawford_played = key, Score(), 0, None
         for key_name, value in game.headers:
             self.out.write(f'; [{key_name} "{value}"]\n')
         self.out.write(f"\n {game.length} point match\n\n")
@@ -677,11 +684,14 @@ class _MatWriter(GameWriter[MatGame]):
     def check_crawford(self, game: MatGame, score: Score, label: str) -> None:
         """Warn when the record's Crawford tag is not what a reader will infer from the scores."""
         implied = _is_crawford_game(score, game.length, game.crawford_rule, self.crawford_played)
-        self.crawford_played = self.crawford_played or implied
+        self.crawford_played = crawford_over(score, match_length_of(game.length), crawford_played=self.crawford_played,
+                                             crawford=implied)
         stated = game.crawford_tag
         if stated is not None and (stated == "yes") != implied:
+            told = "cannot tell whether this game is " if implied is None else \
+                f"this game is {'' if implied else 'not '}"
             self.warn(label, f"Crawford tag {stated!r} cannot be expressed: MAT readers infer the Crawford game "
-                             f"from the scores, and this game is {'' if implied else 'not '}the Crawford game")
+                             f"from the scores, and {told}the Crawford game")
 
 
 TARGET = Target(without_cascades(prepare, "MAT"), _MatWriter)

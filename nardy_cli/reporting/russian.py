@@ -95,6 +95,10 @@ CATALOGUE: list[tuple[str, str]] = [
      "отмечена как партия Кроуфорда, но при счёте {score} в матче до {length} это не партия Кроуфорда"),
     ("tagged as not the Crawford game, but at {score} in a {length}-point match it is the Crawford game",
      "отмечена как не партия Кроуфорда, но при счёте {score} в матче до {length} это партия Кроуфорда"),
+    ("the record begins the match at {score} in a {length}-point match, where the Crawford game may be over: the "
+     "cube action is taken to show that it is",
+     "запись начинает матч до {length} со счёта {score}, когда партия Кроуфорда могла быть уже сыграна: действие "
+     "с кубом принято за знак того, что она сыграна"),
     ("the match was already over: {winner} won it {score} in game {game}",
      "матч уже окончен: {winner} выиграл его со счётом {score} в партии {game}"),
     ("the record says this game won the match, but the score after it is {score} in a {length}-point match",
