@@ -3,16 +3,19 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import json
 import re
 import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from locations import corpus_files, needs_corpus
+from nardy_cli.cli.main import cli
 from nardy_cli.core.moves import Move, parse_play
 from nardy_cli.core.sides import BAR, BLACK, OFF, WHITE
 from nardy_cli.notations import mat
@@ -236,6 +239,48 @@ def test_the_crawford_game_is_inferred_from_the_scores(rule: str, crawford_games
     games = read_text(text)
     assert [g.tags["Game"] for g in games if g.tags.get("Crawford") == "yes"] == crawford_games
     assert [comparable(g) for g in read_text(write(games)[0])] == [comparable(g) for g in games]
+
+
+RULED = """; [Player 1 "a"]
+; [Player 2 "b"]
+; [Variation "Backgammon"]
+{headers}
+
+ {length} point match
+
+ Game 1
+ a : 0                          b : 0
+  1) 31: 8/5 6/5                 64: 24/18 13/9
+      Wins 1 point
+
+"""
+
+
+@pytest.mark.parametrize(("length", "headers", "rules"), [
+    (3, '; [Crawford "Off"]', "crawford=off"),
+    (3, '; [Crawford "On"]\n; [Jacoby "On"]', "jacoby=on"),  # as XG writes: Jacoby counts in money play only
+    (0, '; [Crawford "Off"]\n; [Jacoby "On"]', "jacoby=on"),  # no Crawford rule in money play
+    (3, '; [Crawford "off"]\n; [Rules "cube=off"]', "cube=off crawford=off"),
+    (3, '; [Crawford "Off"]\n; [Rules "crawford=on"]', "crawford=on"),  # nardy's own Rules header says more
+    (3, '; [Crawford "On"]\n; [Jacoby "maybe"]', None)])
+def test_the_crawford_and_jacoby_headers_state_the_rules(length: int, headers: str, rules: str | None) -> None:
+    text = RULED.format(headers=headers, length=length)
+    (game,) = read_text(text)
+    assert game.tags.get("Rules") == rules
+    written, warnings = write([game])
+    assert (written, warnings) == (text, [])  # the Rules tag is written only where it says more
+
+
+def test_a_crawford_off_match_may_double_when_a_player_is_one_point_away(tmp_path: Path) -> None:
+    game = " Game {}\n a : {}                          b : {}\n  1) 31: 8/5 6/5                 64: 24/18 13/9\n{}"
+    text = (' 3 point match\n\n' + game.format(1, 0, 0, "      Wins 2 points\n\n")
+            + game.format(2, 2, 0, "  2)  Doubles => 2                Takes\n" + " " * 34 + "Wins 2 points\n\n")
+            + game.format(3, 2, 2, "      Wins 1 point and the match\n"))
+    path = tmp_path / "m.mat"
+    for header, findings in (("", ["cube"]), ('; [Crawford "Off"]\n', [])):
+        path.write_text(header + text, encoding="utf-8")
+        report = json.loads(CliRunner().invoke(cli, ["validate", str(path), "--format", "json", "-j", "1"]).stdout)
+        assert [finding["code"] for finding in report["findings"]] == findings
 
 
 def test_a_game_without_moves_resigned_at_once() -> None:

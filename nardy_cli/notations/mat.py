@@ -22,6 +22,7 @@ from typing import Final, TextIO
 from nardy_cli.core.compiled import picklable
 from nardy_cli.core.moves import PlaySyntaxError, parse_play, written_dice
 from nardy_cli.core.position import CHECKERS
+from nardy_cli.core.rules import Rules, stated_options
 from nardy_cli.core.scores import Result, Score, crawford_over, is_crawford_game
 from nardy_cli.core.scores import match_length as match_length_of
 from nardy_cli.core.sides import BLACK, OFF, SIDE_NAMES, WHITE, Side, other
@@ -88,6 +89,33 @@ GAME_TAGS: Final = ("MatchLength", "Game", "Score", "WhiteRating", "BlackRating"
 """Tags the layout itself carries (match line, game line, score line, result); never headers."""
 UNWRITABLE_TAGS: Final = ("Position",)
 """Tags MAT cannot express: every MAT game starts from the standard position."""
+RULE_HEADERS: Final = (("CrawfordRule", "crawford"), ("Jacoby", "jacoby"))
+"""The tags of the headers that state a rule option of backgammon (``On``/``Off``), and the option."""
+
+
+def header_rules(tags: dict[str, str]) -> list[str]:
+    """The ``key=value`` settings that a game's ``Crawford`` and ``Jacoby`` headers state, as
+    eXtreme Gammon writes them (Crawford in a match only; Jacoby counts in money play only)."""
+    if tags.get("Variant") != "short":
+        return []
+    match = match_length_of(tags.get("MatchLength")) > 0
+    settings = []
+    for tag, option in RULE_HEADERS:
+        value = tags.get(tag, "").strip().lower()
+        if value in ("on", "off") and (match or option != "crawford"):
+            settings.append(f"{option}={value}")
+    return settings
+
+
+def _with_header_rules(tags: dict[str, str]) -> None:
+    """Add to the ``Rules`` tag (the rules a game is judged under) what the rule headers state
+    and it does not."""
+    rules = tags.get("Rules")
+    own = stated_options(rules) if rules else set()
+    added = Rules.preset("short").with_options([setting for setting in header_rules(tags)
+                                                if setting.partition("=")[0] not in own]).differences()
+    if added:
+        tags["Rules"] = f"{rules} {added}" if rules else added
 
 
 def _tag_of_header(key: str, value: str) -> tuple[str, str]:
@@ -380,6 +408,7 @@ class _GameBuilder:
             tags["MatchLength"] = match_length
         tags["Game"] = self.number
         tags.update(ratings)
+        _with_header_rules(tags)
         if self.score:
             tags["Score"] = str(self.score)
             if _is_crawford_game(self.score, match_length, tags.get("CrawfordRule"), crawford_played) is True:
@@ -701,6 +730,10 @@ write_games = TARGET.write_games
 def _headers(record: GameRecord, warnings: list[str]) -> list[tuple[str, str]]:
     headers = []
     for tag, value in record.tags.items():
+        if tag == "Rules":
+            value = _rules_beyond_headers(value, record.tags)
+            if not value:
+                continue
         if tag in UNWRITABLE_TAGS:
             warnings.append(f"tag {tag} ({value!r}) cannot be expressed: a MAT game starts from the standard position")
         elif tag not in GAME_TAGS:
@@ -711,6 +744,14 @@ def _headers(record: GameRecord, warnings: list[str]) -> list[tuple[str, str]]:
     if "Variant" not in record.tags:
         headers.append(_header_of_tag("Variant", record.variant))
     return headers
+
+
+def _rules_beyond_headers(rules: str, tags: dict[str, str]) -> str:
+    """A ``Rules`` tag without the settings the ``Crawford`` and ``Jacoby`` headers already state
+    (the reader adds them back); "" when it says nothing more."""
+    stated = set(header_rules(tags))
+    words = [word for word in rules.replace(",", " ").split() if word.lower() not in stated]
+    return " ".join(words) if any("=" in word for word in words) else ""
 
 
 def _check_game(record: GameRecord, outcome: Result | None, warnings: list[str]) -> None:
