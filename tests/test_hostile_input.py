@@ -425,6 +425,17 @@ def test_a_file_name_that_is_not_utf8_is_named_with_its_bytes_escaped(tmp_path):
     assert (tmp_path / "report" / "findings.csv").read_text(encoding="utf-8").splitlines()[1].startswith(label)
 
 
+def test_an_output_name_that_is_not_utf8_is_named_with_its_bytes_escaped(tmp_path):
+    out = os.fsdecode(os.fsencode(tmp_path) + b"/" + "отчёт".encode("cp1251"))
+    named = f"{tmp_path}/\\xee\\xf2\\xf7\\xb8\\xf2"
+    strict = {**os.environ, "PYTHONIOENCODING": "utf-8:strict"}
+    for attempt in ("report written to", "already holds a report"):
+        result = run_nardy("stats", str(SAMPLE), "-q", "--out", out, env=strict)
+        assert "Traceback" not in result.stderr and f"{named}" in result.stderr and attempt in result.stderr
+    converted = run_nardy("convert", str(SAMPLE), "--to", "json", "-o", out, env=strict)
+    assert f"{named}: is a directory; name the output file" in converted.stderr
+
+
 def damage(data: bytes, *, cut: bool) -> bytes:
     """``data`` cut at 60%, or with 32 bytes scrambled there."""
     at = len(data) * 3 // 5

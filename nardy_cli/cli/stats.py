@@ -22,6 +22,7 @@ from nardy_cli.cli.options import (
     usage_errors,
 )
 from nardy_cli.cli.task import echo_pieces, read_statistics
+from nardy_cli.files.sources import shown
 from nardy_cli.reporting.printed import format_standings, format_statistics
 
 
@@ -67,11 +68,11 @@ def stats_command(corpus: Corpus, by: str, output_format: str, out_dir: str | No
         aggregates, task = read_statistics(corpus, sinks, groupings=None if out_dir else (by,) if figures else (),
                                            standings=standings or bool(out_dir), dice=figures or bool(out_dir))
     if parquet_dir:
-        click.echo(f"tables written to {parquet_dir}: games, turns, findings and matches .parquet", err=True)
+        click.echo(f"tables written to {shown(parquet_dir)}: games, turns, findings and matches .parquet", err=True)
     if out_dir:
         from nardy_cli.reporting.report import write_report
 
-        click.echo(f"report written to {write_report(out_dir, aggregates, lang, force=True)}", err=True)
+        click.echo(f"report written to {shown(str(write_report(out_dir, aggregates, lang, force=True)))}", err=True)
     from nardy_cli.reporting.stats import fairness_parts, luck_parts, quality_parts, standings_parts, summary_parts
 
     if standings:

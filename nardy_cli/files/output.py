@@ -11,9 +11,16 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from typing import TextIO, cast
 
+from nardy_cli.files.sources import shown
+
 
 class OutputError(Exception):
     """An output that must not or cannot be written; the message says what to do."""
+
+    @classmethod
+    def at(cls, path: str | os.PathLike[str], reason: str) -> OutputError:
+        """The error ``path: reason``, the path named as inputs are (see :func:`~nardy_cli.files.sources.shown`)."""
+        return cls(f"{shown(os.fspath(path))}: {reason}")
 
 
 def _mode_for(target: str) -> int:
@@ -48,9 +55,9 @@ def atomic_output(path: str | None, *, force: bool = False, inputs: tuple[str, .
     target = os.path.realpath(path)
     _check_not_an_input(path, target, inputs)
     if os.path.isdir(target):
-        raise OutputError(f"{path}: is a directory; name the output file")
+        raise OutputError.at(path, "is a directory; name the output file")
     if os.path.exists(target) and not force:
-        raise OutputError(f"{path}: already exists; add --force to replace it")
+        raise OutputError.at(path, "already exists; add --force to replace it")
     directory = os.path.dirname(target) or "."
     prefix = f".{os.path.basename(target)}."
     _remove_stale(directory, prefix)
@@ -60,7 +67,7 @@ def atomic_output(path: str | None, *, force: bool = False, inputs: tuple[str, .
         handle = tempfile.NamedTemporaryFile("w", encoding="utf-8", newline=newline, dir=directory,
                                              prefix=f"{prefix}{os.getpid()}-", suffix=".tmp", delete=False)
     except OSError as error:
-        raise OutputError(f"{path}: cannot write: {error.strerror or error}") from None
+        raise OutputError.at(path, f"cannot write: {error.strerror or error}") from None
     try:
         with handle, _terminate_as_exception():
             yield cast(TextIO, handle)
@@ -70,7 +77,7 @@ def atomic_output(path: str | None, *, force: bool = False, inputs: tuple[str, .
         if os.path.exists(handle.name):
             os.unlink(handle.name)
         if isinstance(error, OSError):  # inputs report their own errors: this one is the output's (a full disk...)
-            raise OutputError(f"{path}: cannot write: {error.strerror or error}; it is left as it was") from error
+            raise OutputError.at(path, f"cannot write: {error.strerror or error}; it is left as it was") from error
         raise
 
 
@@ -103,7 +110,7 @@ def _through(path: str, newline: str | None) -> Iterator[TextIO]:
         with open(path, mode, encoding="utf-8", newline=newline) as stream:
             yield cast(TextIO, stream)
     except OSError as error:
-        raise OutputError(f"{path}: cannot write: {error.strerror or error}") from error
+        raise OutputError.at(path, f"cannot write: {error.strerror or error}") from error
 
 
 _STALE = re.compile(r"(\d+)-\w+\.tmp")
@@ -176,7 +183,7 @@ def _check_not_an_input(path: str, target: str, inputs: tuple[str, ...]) -> None
         if os.path.isdir(given):
             directory = os.path.realpath(given)
             if os.path.commonpath([directory, target]) == directory:
-                raise OutputError(f"{path}: is inside the input directory {given}, where it would be read as an "
-                                  "input too; write it elsewhere")
+                raise OutputError.at(path, f"is inside the input directory {shown(given)}, where it would be read "
+                                           "as an input too; write it elsewhere")
         elif os.path.exists(target) and os.path.samefile(given, target):
-            raise OutputError(f"{path}: is one of the inputs; choose another output file")
+            raise OutputError.at(path, "is one of the inputs; choose another output file")

@@ -44,7 +44,7 @@ def save_figure(figure: Figure, path: str | Path, *, force: bool = False) -> Non
     """Write the figure to ``path`` (``.png`` or ``.svg``) atomically; an existing file only with ``force``."""
     fmt = Path(path).suffix.lower().lstrip(".")
     if fmt not in FORMATS:
-        raise OutputError(f"{path}: a picture is written as .png or .svg")
+        raise OutputError.at(path, "a picture is written as .png or .svg")
     data = figure_bytes(figure, fmt)
     with atomic_output(str(path), force=force) as handle:
         handle.flush()

@@ -168,7 +168,7 @@ def _make_folder(folder: str | Path) -> None:
     try:
         os.makedirs(folder, exist_ok=True)
     except OSError as error:
-        raise OutputError(f"{folder}: cannot make the folder: {error.strerror or error}") from None
+        raise OutputError.at(folder, f"cannot make the folder: {error.strerror or error}") from None
 
 
 def report_folder(out_dir: str | Path, *, force: bool = False) -> Path:
@@ -177,7 +177,7 @@ def report_folder(out_dir: str | Path, *, force: bool = False) -> Path:
     per-turn and per-finding tables into it with :func:`table_files`."""
     folder = Path(out_dir)
     if (folder / REPORT_PAGE).exists() and not force:
-        raise OutputError(f"{folder}: already holds a report; add --force to replace it")
+        raise OutputError.at(folder, "already holds a report; add --force to replace it")
     _make_folder(folder)
     return folder
 
