@@ -112,8 +112,10 @@ def _with_header_rules(tags: dict[str, str]) -> None:
     and it does not."""
     rules = tags.get("Rules")
     own = stated_options(rules) if rules else set()
-    added = Rules.preset("short").with_options([setting for setting in header_rules(tags)
-                                                if setting.partition("=")[0] not in own]).differences()
+    preset = Rules.preset("short")  # a default ("Crawford On" in every Galaxy file) adds nothing
+    settings = [setting for setting in header_rules(tags)
+                if (option := setting.partition("=")[0]) not in own and setting != preset.describe(option)]
+    added = preset.with_options(settings).differences() if settings else ""
     if added:
         tags["Rules"] = f"{rules} {added}" if rules else added
 
