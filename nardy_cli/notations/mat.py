@@ -677,7 +677,7 @@ class _MatWriter(GameWriter[MatGame]):
         self.match_key: tuple[object, ...] | None = None
         self.score = Score()
         self.games_in_match = 0
-        self.crawford_played: bool | None = None  # None: no game of the match read yet
+        self.crawford_played: bool | None = None  # None: no game of the match written yet
 
     def write(self, number: int, game: MatGame) -> None:
         label = f"game {number} ({game.title})"
