@@ -8,6 +8,9 @@ from nardy_cli.analysis import groups as grouping
 from nardy_cli.files import spool
 
 GROWTH = 1 << 18  # what four times the keys more may add: held, or read back all at once, they add MBs
+# The least peak of ROUNDS runs of each size: tracemalloc counts every thread's allocations, and the
+# threads of the tests' Dask cluster, running beside, once added 270 KB to one peak on a loaded machine.
+ROUNDS = 2
 
 
 def assert_flat_memory(monkeypatch, fill_and_read: Callable[[int], None],
@@ -19,12 +22,14 @@ def assert_flat_memory(monkeypatch, fill_and_read: Callable[[int], None],
     monkeypatch.setattr(grouping, "GROUPS_KEPT", 100)
     monkeypatch.setattr(spool, "MERGED_RUNS", 4)
     monkeypatch.setattr(spool, "READ_BYTES", 1 << 10)
-    peaks = []
-    for size in sizes:
-        tracemalloc.start()
-        try:
-            fill_and_read(size)
-            peaks.append(tracemalloc.get_traced_memory()[1])
-        finally:
-            tracemalloc.stop()
+    peaks = [min(_peak(fill_and_read, size) for _ in range(ROUNDS)) for size in sizes]
     assert peaks[1] < peaks[0] + GROWTH, peaks
+
+
+def _peak(fill_and_read: Callable[[int], None], size: int) -> int:
+    tracemalloc.start()
+    try:
+        fill_and_read(size)
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
