@@ -525,8 +525,16 @@ class _Replayer:
         return f"{SIDE_NAMES[result.winner]} won {how}: {score}"
 
     def result_finding(self, message: str) -> None:
-        option = self.rules.describe("scoring") if self.result.ending == "finish" else None
+        option = None
+        if self.result.ending == "finish":
+            option = self.rules.describe("jacoby" if self.jacoby_counted() else "scoring")
         self.result.findings.append(self.located("result", message, option))
+
+    def jacoby_counted(self) -> bool:
+        """Whether the Jacoby rule made the finished game's mars or koks count as a single game."""
+        final, category = self.result.final, self.result.category
+        return (self.rules.jacoby == "on" and self.money and final is not None and final.cube_value == 1
+                and category is not None and self.rules.points(category) > 1)
 
     def located(self, code: str, message: str, option: str | None) -> GameFinding:
         """A finding about the declared result, at the result's place in the file."""

@@ -161,6 +161,14 @@ def test_an_undeclared_rule_explaining_the_result_is_a_note(tmp_path, result, ta
     assert run.exit_code == (1 if findings else 0)
 
 
+@pytest.mark.parametrize(("result", "option"), [("1-0", None), ("2-0", "jacoby=on")])
+def test_a_result_the_jacoby_rule_decides_names_it(tmp_path, result, option):
+    path = tmp_path / "money.ntn"
+    path.write_text(ntn_game(result, '[Rules "short jacoby=on"]'), encoding="utf-8")  # money play: no MatchLength
+    report = json.loads(CliRunner().invoke(cli, ["validate", str(path), "--format", "json", "-j", "1"]).stdout)
+    assert [finding["option"] for finding in report["findings"]] == ([] if option is None else [option])
+
+
 # --- matches ----------------------------------------------------------------------------------
 
 
