@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import itertools
 import json
 import re
 import subprocess
@@ -245,7 +246,6 @@ RULED = """; [Player 1 "a"]
 ; [Player 2 "b"]
 ; [Variation "Backgammon"]
 {headers}
-
  {length} point match
 
  Game 1
@@ -264,11 +264,29 @@ RULED = """; [Player 1 "a"]
     (3, '; [Crawford "Off"]\n; [Rules "crawford=on"]', "crawford=on"),  # nardy's own Rules header says more
     (3, '; [Crawford "On"]\n; [Jacoby "maybe"]', None)])
 def test_the_crawford_and_jacoby_headers_state_the_rules(length: int, headers: str, rules: str | None) -> None:
-    text = RULED.format(headers=headers, length=length)
+    text = RULED.format(headers=headers + "\n", length=length)
     (game,) = read_text(text)
     assert game.tags.get("Rules") == rules
     written, warnings = write([game])
     assert (written, warnings) == (text, [])  # the Rules tag is written only where it says more
+
+
+@pytest.mark.parametrize("length", [0, 3])
+def test_rule_headers_and_a_rules_header_read_back_the_same_after_writing(length: int) -> None:
+    """Every mix of the Crawford and Jacoby headers with a Rules header: written and read again, a game
+    keeps its tags and its rules. A Rules header that only repeats the other two is left out; all
+    else is written as it was read."""
+    for crawford, jacoby, rules in itertools.product((None, "On", "Off"), (None, "On", "off"), (
+            None, "cube=off", "crawford=off", "jacoby=on", "bogus", "cube=off, jacoby=on", "short crawford=on")):
+        headers = "".join(f'; [{key} "{value}"]\n' for key, value in (
+            ("Crawford", crawford), ("Jacoby", jacoby), ("Rules", rules)) if value is not None)
+        text = RULED.format(headers=headers, length=length)
+        (game,) = read_text(text)
+        written = write([game])[0]
+        (again,) = read_text(written)
+        assert (again.tags, str(replay(again).rules)) == (game.tags, str(replay(game).rules)), text
+        repeated = rules is not None and set(rules.split()) <= set(mat.header_rules(game.tags))
+        assert written == text or repeated, text
 
 
 def test_a_crawford_off_match_may_double_when_a_player_is_one_point_away(tmp_path: Path) -> None:

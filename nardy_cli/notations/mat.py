@@ -107,15 +107,20 @@ def header_rules(tags: dict[str, str]) -> list[str]:
     return settings
 
 
-def _with_header_rules(tags: dict[str, str]) -> None:
-    """Add to the ``Rules`` tag (the rules a game is judged under) what the rule headers state
-    and it does not."""
-    rules = tags.get("Rules")
+def _header_addition(rules: str, tags: dict[str, str]) -> str:
+    """What the rule headers state that a ``Rules`` tag ``rules`` does not, as rule text ("" when nothing)."""
     own = stated_options(rules) if rules else set()
     preset = Rules.preset("short")  # a default ("Crawford On" in every Galaxy file) adds nothing
     settings = [setting for setting in header_rules(tags)
                 if (option := setting.partition("=")[0]) not in own and setting != preset.describe(option)]
-    added = preset.with_options(settings).differences() if settings else ""
+    return preset.with_options(settings).differences() if settings else ""
+
+
+def _with_header_rules(tags: dict[str, str]) -> None:
+    """Add to the ``Rules`` tag (the rules a game is judged under) what the rule headers state
+    and it does not."""
+    rules = tags.get("Rules", "")
+    added = _header_addition(rules, tags)
     if added:
         tags["Rules"] = f"{rules} {added}" if rules else added
 
@@ -749,11 +754,17 @@ def _headers(record: GameRecord, warnings: list[str]) -> list[tuple[str, str]]:
 
 
 def _rules_beyond_headers(rules: str, tags: dict[str, str]) -> str:
-    """A ``Rules`` tag without the settings the ``Crawford`` and ``Jacoby`` headers already state
-    (the reader adds them back); "" when it says nothing more."""
-    stated = set(header_rules(tags))
-    words = [word for word in rules.replace(",", " ").split() if word.lower() not in stated]
-    return " ".join(words) if any("=" in word for word in words) else ""
+    """A ``Rules`` tag without the end that the reader adds from the ``Crawford`` and ``Jacoby``
+    headers (see :func:`_with_header_rules`), so that it reads back the same; "" when the headers
+    say it all."""
+    if rules == _header_addition("", tags):
+        return ""
+    cut = rules.find(" ")
+    while cut > 0:
+        if rules[cut + 1:] == _header_addition(rules[:cut], tags) and not rules[:cut].endswith(","):
+            return rules[:cut]
+        cut = rules.find(" ", cut + 1)
+    return rules
 
 
 def _check_game(record: GameRecord, outcome: Result | None, warnings: list[str]) -> None:
