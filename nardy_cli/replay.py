@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from typing import Final
 
 from nardy_cli.core.compiled import picklable
-from nardy_cli.core.engine import Engine, Finding, Verdict, game_outcome, outcome_category
+from nardy_cli.core.engine import Engine, Finding, Verdict, game_outcome, jacoby_applies, outcome_category
 from nardy_cli.core.moves import Move, Step
 from nardy_cli.core.position import CHECKERS, Position, PositionError
 from nardy_cli.core.rules import OPTIONS, SCORING, Rules, RulesError, stated_options
@@ -533,7 +533,7 @@ class _Replayer:
     def jacoby_counted(self) -> bool:
         """Whether the Jacoby rule made the finished game's mars or koks count as a single game."""
         final, category = self.result.final, self.result.category
-        return (self.rules.jacoby == "on" and self.money and final is not None and final.cube_value == 1
+        return (final is not None and jacoby_applies(self.rules, final, money=self.money)
                 and category is not None and self.rules.points(category) > 1)
 
     def located(self, code: str, message: str, option: str | None) -> GameFinding:

@@ -965,10 +965,14 @@ def game_outcome(rules: Rules, position: Position, *, money: bool = False) -> Ou
     if winner is None:
         return None
     category = outcome_category(position, other(winner))
-    points = rules.points(category)
-    if rules.jacoby == "on" and money and position.cube_value == 1:
-        points = 1
+    points = 1 if jacoby_applies(rules, position, money=money) else rules.points(category)
     return Outcome(winner, category, points * position.cube_value)
+
+
+def jacoby_applies(rules: Rules, position: Position, *, money: bool) -> bool:
+    """Whether the Jacoby rule scores a game ending in ``position`` as a single game whatever its
+    outcome: ``jacoby=on``, money play, the cube never turned."""
+    return rules.jacoby == "on" and money and position.cube_value == 1
 
 
 picklable(Finding)
