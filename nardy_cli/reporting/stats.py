@@ -540,10 +540,11 @@ def fairness_cells(fairness: Table, lang: str = "en") -> list[dict[str, Any]]:
     label = _labels(lang)
     verdicts = {verdict: tr(verdict, lang, n=MIN_FLAG_ROLLS) for verdict in ("yes", "no", "too_few")}
     rows = []
+    totals = _totals(fairness)
     for number, row in enumerate(fairness.rows()):
         key = row[fairness.index_label]
         verdict = "yes" if row["flagged"] else "no" if row["n"] >= MIN_FLAG_ROLLS else "too_few"
-        rows.append({label(by): label("all") if number < _totals(fairness) else key,
+        rows.append({label(by): label("all") if number < totals else key,
                      label("n"): int(row["n"]),
                      label("p_rolls"): f"{row['p_rolls']:.3g}",
                      label("p_doubles"): f"{row['p_doubles']:.3g}",
@@ -569,9 +570,10 @@ def luck_cells(luck: Table, lang: str = "en") -> list[dict[str, Any]]:
 
     label = _labels(lang)
     rows = []
+    totals = _totals(luck)
     for number, row in enumerate(luck.rows()):
         key = row[luck.index_label]
-        rows.append({label("player"): label("all") if number < _totals(luck) else key,
+        rows.append({label("player"): label("all") if number < totals else key,
                      label("n"): int(row["rolls"]), label("pips_per_roll"): mean(row, "pips", 2),
                      label("pips_luck"): f"{row['pips_luck']:+.0f}",
                      label("doubles"): _with_interval(int(row["doubles"]), row, "doubles"),
