@@ -476,7 +476,8 @@ def test_writer_computes_missing_cube_values_scores_and_game_numbers() -> None:
 @pytest.mark.parametrize(("change", "expected"), [
     (lambda g: g.comments.append("nice"), "comments dropped: MAT has no comments"),
     (lambda g: g.actions[0].comments.append("?!"), "comments dropped: MAT has no comments"),
-    (lambda g: setattr(g, "result", None), "result None cannot be written"),
+    (lambda g: setattr(g, "result", "*"), "result '*' cannot be written"),
+    (lambda g: setattr(g, "result", None), "a resignation with no result cannot be written"),
     (lambda g: setattr(g, "result", "1/2-1/2"), "result '1/2-1/2' cannot be written"),
     (lambda g: g.tags.update(Position="long w 15/24 15/24"),
      "tag Position ('long w 15/24 15/24') cannot be expressed"),
@@ -498,6 +499,15 @@ def test_writer_warns_about_what_mat_cannot_hold(change: Callable[[GameRecord], 
     change(game)
     _, warnings = write([game])
     assert len(warnings) == 1 and warnings[0].startswith("game 1 (Arkady – Boris): ") and expected in warnings[0]
+
+
+def test_a_game_without_a_result_is_written_without_one_and_no_warning() -> None:
+    games = read(DATA / "long.mat")
+    games[-1].result = None
+    del games[-1].actions[-1], games[-1].tags["Termination"]  # and no resignation
+    text, warnings = write(games)
+    assert warnings == [] and "Wins" not in text.split(" Game ")[-1]
+    assert [comparable(g) for g in read_text(text)] == [comparable(g) for g in games]
 
 
 def test_writer_starts_a_new_match_when_the_match_tags_change() -> None:

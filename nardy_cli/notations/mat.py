@@ -773,9 +773,12 @@ def _check_game(record: GameRecord, outcome: Result | None, warnings: list[str])
         warnings.append("comments dropped: MAT has no comments")
     if any(action.analysis for action in record.actions):
         warnings.append("analysis dropped: MAT has no analysis")
-    if outcome is None:
+    if outcome is None and record.result is not None:  # no result at all: no "Wins" line says just that
         warnings.append(f"result {record.result!r} cannot be written: MAT states a result only as one side's "
                         "'Wins N points'")
+    elif outcome is None and any(action.kind == "resign" for action in record.actions):
+        warnings.append("a resignation with no result cannot be written: MAT states a resignation only by the "
+                        "winner's 'Wins N points'")
     stated = record.tags.get("Result")
     if stated is not None and stated != record.result:
         warnings.append(f"Result tag {stated!r} dropped: MAT keeps only the result {record.result!r}")
