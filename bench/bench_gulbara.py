@@ -49,6 +49,7 @@ def checks_by_kind(results: list[GameReplay]) -> dict[str, list[tuple]]:
     checks are made again and timed from outside (a compiled replay's calls cannot be wrapped)."""
     kinds: dict[str, list[tuple]] = {kind: [] for kind in KINDS}
     for result in results:
+        assert result.rules is not None  # self-played: every game is judged
         engine = Engine(result.rules)
         cascade = result.rules.variant == "gulbara"
         plays: list[tuple[ReplayedTurn, tuple[int, ...] | None]] = [(turn, None) for turn in result.turns]

@@ -78,7 +78,7 @@ class MatchGame(Value):
 
 def match_game(source: str, index: int, record: GameRecord, result: GameReplay) -> MatchGame:
     """The :class:`MatchGame` of a replayed game."""
-    tags = record.tags
+    tags, rules = record.tags, result.rules
     white, black = record.player(WHITE), record.player(BLACK)
     crawford = tags.get("Crawford", "").strip().lower()
     at = next((i for i, action in enumerate(record.actions) if action.kind in CUBE_KINDS), None)
@@ -96,9 +96,9 @@ def match_game(source: str, index: int, record: GameRecord, result: GameReplay) 
         length=length, number=tags.get("Game", ""),
         score=Score.parse(tags.get("Score")),
         crawford_tag=True if crawford in ("yes", "true") else False if crawford in ("no", "false") else None,
-        crawford_rule=result.rules.describe("crawford") if result.rules.crawford == "on" else None,
+        crawford_rule=rules.describe("crawford") if rules is not None and rules.crawford == "on" else None,
         winner=result.winner, points=result.points, line=record.line, end=(end_line, record.result_column or 1),
-        cube=cube_at, rules=str(result.rules),
+        cube=cube_at, rules=result.rules_text,
         ends_match=record.ends_match, date=tags.get("Date", ""))
 
 

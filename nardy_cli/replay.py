@@ -101,7 +101,7 @@ class GameReplay:
     """What a replay established about one game."""
 
     record: GameRecord
-    rules: Rules
+    rules: Rules | None  # None when the game was not judged: its variant, or a rule given, is unknown
     findings: list[GameFinding] = field(default_factory=list)
     notes: list[GameFinding] = field(default_factory=list)  # facts worth saying that are no fault
     turns: list[ReplayedTurn] = field(default_factory=list)
@@ -118,6 +118,21 @@ class GameReplay:
     @property
     def legal(self) -> bool:
         return not self.findings
+
+    @property
+    def variant(self) -> str:
+        """The game's variant: its rules', or the record's when it was not judged."""
+        return self.record.variant if self.rules is None else self.rules.variant
+
+    @property
+    def rules_text(self) -> str:
+        """The rules the game was judged under, as text; ``nackgammon: not judged`` when it was not."""
+        return f"{self.record.variant}: not judged" if self.rules is None else str(self.rules)
+
+    @property
+    def opening_not_double(self) -> bool:
+        """Whether the game's first roll could not be a double (see :func:`first_roll_not_double`)."""
+        return self.rules is not None and first_roll_not_double(self.record, self.rules)
 
 
 def game_rules(record: GameRecord, overrides: list[str] | tuple[str, ...] = ()) -> tuple[Rules, RulesError | None]:
@@ -569,8 +584,7 @@ def replay(record: GameRecord, overrides: list[str] | tuple[str, ...] = ()) -> G
     try:
         rules, tag_error = game_rules(record, overrides)
     except RulesError as error:
-        rules = Rules.preset(record.variant if record.variant in VARIANTS else "long")
-        result = GameReplay(record, rules, complete=False)
+        result = GameReplay(record, None, complete=False)
         line, column = record.tag_places.get("Variant", (record.line, 1))
         result.findings.append(GameFinding("syntax", f"rules: {error}", line=line, column=column))
         return result

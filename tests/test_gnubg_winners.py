@@ -70,7 +70,8 @@ def expected(record: GameRecord) -> tuple[str | None, int | None]:
     what GNU Backgammon keeps)."""
     result = replay(record)
     points = result.points
-    if result.ending == "finish" and result.final is not None:  # its value, not a server's house rule
+    # a played-out game's value, not a server's house rule
+    if result.ending == "finish" and result.final is not None and result.rules is not None:
         outcome = game_outcome(result.rules, result.final, money=is_money(match_length(record.tags.get("MatchLength"))))
         points = outcome.points if outcome else points
     if result.ending == "resign" and points is not None and result.winner is not None and result.final is not None:

@@ -731,6 +731,7 @@ def test_findings_about_a_whole_game_have_a_place():
     assert record.line == 2
     (finding, *_) = replay(record).findings
     assert (finding.line, finding.column) == (2, 1) and "unknown variant" in finding.message
+    assert replay(record).rules is None  # not judged, under no rules
 
 
 def test_an_error_quotes_at_most_240_characters_of_the_input():

@@ -517,7 +517,8 @@ def test_the_match_rules_are_the_rules_the_games_are_judged_under():
     no_crawford_jacoby = header[:100] + b"\x00\x01" + header[102:]
     games, _ = read_bytes(pack([no_crawford_jacoby, *game(1)]))
     assert games[0].tags["Rules"] == "crawford=off jacoby=on"
-    assert (replay(games[0]).rules.crawford, replay(games[0]).rules.jacoby) == ("off", "on")
+    rules = replay(games[0]).rules
+    assert rules is not None and (rules.crawford, rules.jacoby) == ("off", "on")
     usual, _ = read_bytes(pack([header[:100] + b"\x01" + header[101:], *game(1)]))
     assert "Rules" not in usual[0].tags
 

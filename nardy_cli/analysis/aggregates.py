@@ -26,7 +26,7 @@ from nardy_cli.core.compiled import Value
 from nardy_cli.core.sides import BLACK, WHITE
 from nardy_cli.core.variants import VARIANTS
 from nardy_cli.matches import MatchChecker, MatchGame, match_game
-from nardy_cli.replay import GameReplay, first_roll_not_double
+from nardy_cli.replay import GameReplay
 from nardy_cli.run.corpus import CorpusGame
 
 GROUPINGS = ("player", "event", "variant", "file", "match")
@@ -90,14 +90,15 @@ def game_row(game: CorpusGame, result: GameReplay, luck: dict[str, LuckSums] | N
     record, final = game.record, result.final
     luck = game_luck(result, per_turn=False)[0] if luck is None else luck
     row: dict[str, Any] = {
-        "file": game.source, "game": game.index, "variant": result.rules.variant, "rules": str(result.rules),
+        "file": game.source, "game": game.index, "variant": result.variant, "rules": result.rules_text,
         "event": record.tags.get("Event", "?"), "date": record.tags.get("Date", ""),
         "round": record.tags.get("Round", ""), "white": record.player(WHITE), "black": record.player(BLACK),
         "first_mover": result.first_mover, "winner": result.winner, "outcome": outcome_of(result),
         "points": result.points, "final_cube": final.cube_value if final else None,
         "turns": len(result.turns), "findings": len(result.findings),
     }
-    hits = VARIANTS[result.rules.variant].hits
+    variant = VARIANTS.get(result.variant)  # None: a game not judged, with no turn
+    hits = variant is not None and variant.hits
     counts = {side: [0, 0, 0] for side in SIDE_KEYS}  # passes, doubles, hits
     for turn in result.turns:  # x[i] = x[i] + n: compiled, x[i] += n is a generic in-place operation
         side_counts = counts[turn.side]
@@ -118,7 +119,7 @@ def game_row(game: CorpusGame, result: GameReplay, luck: dict[str, LuckSums] | N
         row[f"pips_rolled_{name}"] = sums.pips
         row[f"bearoff_luck_{name}"] = sums.bearoff if sums.bearoff_rolls else None
     row["pips_lost"] = row["pips_lost_white"] + row["pips_lost_black"]
-    cascade = VARIANTS[result.rules.variant].cascade  # crazy nardy: doubles cascade, steps pass
+    cascade = variant is not None and variant.cascade  # crazy nardy: doubles cascade, steps pass
     row["cascades"] = row["doubles_white"] + row["doubles_black"] if cascade else None
     row["steps_passed"] = sum(len(turn.passed) for turn in result.turns) if cascade else None
     row["pips_passed"] = sum(sum(turn.passed) for turn in result.turns) if cascade else None
@@ -131,7 +132,7 @@ def turn_values(game: CorpusGame, result: GameReplay, luck: list[TurnLuck] | Non
     are written);
     ``opening`` marks a first roll that could not be a double; ``luck`` as :func:`game_luck` gives it."""
     record = game.record
-    opening = first_roll_not_double(record, result.rules)
+    opening = result.opening_not_double
     luck = game_luck(result)[1] if luck is None else luck
     rows = []
     for turn, roll in zip(result.turns, luck):
@@ -151,7 +152,7 @@ def turn_rows(game: CorpusGame, result: GameReplay, luck: list[TurnLuck] | None 
 def game_rolls(game: CorpusGame, result: GameReplay) -> dict[str, tuple[int, ...]]:
     """Each side's free rolls in one game, counted by roll class (:data:`ROLL_CLASSES`)."""
     counts = {side: [0] * len(ROLL_CLASSES) for side in SIDE_KEYS}
-    skip_first = first_roll_not_double(game.record, result.rules)  # no free roll: not a test of the dice
+    skip_first = result.opening_not_double  # no free roll: not a test of the dice
     for turn in result.turns:
         if not (skip_first and turn.turn == 1):
             first, second = turn.dice
@@ -197,7 +198,7 @@ def game_stats(game: CorpusGame, result: GameReplay, *, with_turns: bool = False
     turns = turn_values(game, result, turn_luck) if with_turns else []
     return GameStats(game_row(game, result, luck), game_rolls(game, result),
                      match_game(game.source, game.index, game.record, result),
-                     tuple(finding_dict(game, str(result.rules), finding) for finding in result.findings),
+                     tuple(finding_dict(game, result.rules_text, finding) for finding in result.findings),
                      () if make_ready else tuple(turns), luck, game_quality(game.record),
                      make_ready(turns) if make_ready and with_turns else None)
 

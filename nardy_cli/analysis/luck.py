@@ -15,7 +15,7 @@ from typing import Any, Final, NamedTuple
 from nardy_cli.analysis.bearoff import POINTS, table
 from nardy_cli.core.position import Position
 from nardy_cli.core.sides import Side, other
-from nardy_cli.replay import GameReplay, ReplayedTurn, first_roll_not_double
+from nardy_cli.replay import GameReplay, ReplayedTurn
 
 # The pips of a roll: both dice, a double's four times; over the 36 rolls of fair dice on average 294/36.
 EXPECTED_PIPS = float(Fraction(sum(4 * a if a == b else a + b for a in range(1, 7) for b in range(1, 7)), 36))
@@ -101,7 +101,7 @@ class TurnLuck(NamedTuple):
 def game_luck(result: GameReplay, *, per_turn: bool = True) -> tuple[dict[str, LuckSums], list[TurnLuck]]:
     """Each side's :class:`LuckSums` of one game and the :class:`TurnLuck` of each of its rolls
     (none unless ``per_turn``)."""
-    skip_first = first_roll_not_double(result.record, result.rules)
+    skip_first = result.opening_not_double
     sums: dict[str, LuckSums] = {}
     turns = []
     for turn in result.turns:

@@ -135,7 +135,7 @@ class Validated(NamedTuple):
 
 def validated(game: CorpusGame, result: GameReplay) -> Validated:
     """What ``nardy validate`` shows of one replayed game."""
-    rules = str(result.rules)
+    rules = result.rules_text
     return Validated(game.source, len(result.turns), result.legal, rules,
                      tuple(finding_line(game, finding) for finding in result.findings),
                      tuple(finding_dict(game, rules, finding) for finding in result.findings),
