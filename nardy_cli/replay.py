@@ -15,7 +15,7 @@ from nardy_cli.core.compiled import picklable
 from nardy_cli.core.engine import Engine, Finding, Verdict, game_outcome, jacoby_applies, outcome_category
 from nardy_cli.core.moves import Move, Step
 from nardy_cli.core.position import CHECKERS, Position, PositionError
-from nardy_cli.core.rules import OPTIONS, SCORING, Rules, RulesError, stated_options
+from nardy_cli.core.rules import OPTIONS, SCORING, Rules, RulesError, stated_options, tag_rules
 from nardy_cli.core.scores import (
     UNFINISHED,
     Result,
@@ -141,13 +141,7 @@ def game_rules(record: GameRecord, overrides: list[str] | tuple[str, ...] = ()) 
 
     Raises :class:`RulesError` when the variant or an override is not valid.
     """
-    rules = Rules.preset(record.variant)
-    error = None
-    if record.tags.get("Rules"):
-        try:
-            rules = Rules.parse(record.tags["Rules"], base=rules)
-        except RulesError as tag_error:
-            error = tag_error
+    rules, error = tag_rules(record.variant, record.tags.get("Rules"))
     return rules.with_options(list(overrides), own_only=True), error
 
 

@@ -232,8 +232,12 @@ def test_every_known_header_maps_to_its_tag_and_back() -> None:
     assert text.startswith(headers)
 
 
-@pytest.mark.parametrize(("rule", "crawford_games"), [("", ["2"]), ('; [Crawford "On"]\n', ["2"]),
-                                                     ('; [Crawford "Off"]\n', [])])
+@pytest.mark.parametrize(("rule", "crawford_games"), [
+    ("", ["2"]), ('; [Crawford "On"]\n', ["2"]), ('; [Crawford "Off"]\n', []),
+    ('; [Rules "crawford=off"]\n', []),  # the rule the games are judged under (nardy writes it so)
+    ('; [Crawford "Off"]\n; [Rules "crawford=on"]\n', ["2"]),  # which the Rules header sets, if it does
+    ('; [Variation "LongNardy"]\n; [Rules "cube=on"]\n', []),  # long nardy has no Crawford rule
+])
 def test_the_crawford_game_is_inferred_from_the_scores(rule: str, crawford_games: list[str]) -> None:
     game = " Game {}\n a : {}   b : {}\n  1) 31: 8/5 6/5\n      Wins 1 point\n"
     text = rule + " 3 point match\n" + "".join(game.format(*args) for args in [(1, 0, 0), (2, 0, 2), (3, 1, 2)])
@@ -485,7 +489,7 @@ def test_writer_computes_missing_cube_values_scores_and_game_numbers() -> None:
      "termination 'time' cannot be expressed: the MAT text implies resign"),
     (lambda g: g.tags.update(Result="2-0"), "Result tag '2-0' dropped"),
     (lambda g: g.tags.update(Crawford="yes"), "Crawford tag 'yes' cannot be expressed"),
-    (lambda g: g.tags.update(Crawford="yes", MatchLength="7", Score="6-5"),
+    (lambda g: g.tags.update(Crawford="yes", MatchLength="7", Score="6-5", Variant="short"),
      "MAT readers infer the Crawford game from the scores, and cannot tell whether this game is the Crawford game"),
     (lambda g: g.tags.update(WhiteRating="strong"), "WhiteRating 'strong' cannot be written"),
     (lambda g: g.tags.update(MatchLength="seven"), "match length 'seven' is not a number"),

@@ -195,6 +195,19 @@ def _setting(setting: str) -> tuple[str, str]:
     return _key(setting), value.strip()
 
 
+def tag_rules(variant: str, text: str | None) -> tuple[Rules, RulesError | None]:
+    """The rules a game's tags state: its variant's preset, then its ``Rules`` tag ``text``, and the
+    error of a ``Rules`` tag that is not a valid rule text (the tag is then left out);
+    :class:`RulesError` when the variant is unknown."""
+    rules = Rules.preset(variant)
+    if text:
+        try:
+            return Rules.parse(text, base=rules), None
+        except RulesError as error:
+            return rules, error
+    return rules, None
+
+
 def stated_options(settings: str | list[str] | tuple[str, ...]) -> set[str]:
     """The option names that a rule text or a list of ``key=value`` settings sets."""
     words = _words(settings) if isinstance(settings, str) else settings

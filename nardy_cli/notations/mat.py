@@ -22,7 +22,7 @@ from typing import Final, TextIO
 from nardy_cli.core.compiled import picklable
 from nardy_cli.core.moves import PlaySyntaxError, parse_play, written_dice
 from nardy_cli.core.position import CHECKERS
-from nardy_cli.core.rules import Rules, stated_options
+from nardy_cli.core.rules import Rules, RulesError, stated_options, tag_rules
 from nardy_cli.core.scores import Result, Score, crawford_over, is_crawford_game
 from nardy_cli.core.scores import match_length as match_length_of
 from nardy_cli.core.sides import BLACK, OFF, SIDE_NAMES, WHITE, Side, other
@@ -416,15 +416,15 @@ class _GameBuilder:
         tags["Game"] = self.number
         tags.update(ratings)
         _with_header_rules(tags)
+        self.record.tags = tags
         if self.score:
             tags["Score"] = str(self.score)
-            if _is_crawford_game(self.score, match_length, tags.get("CrawfordRule"), crawford_played) is True:
+            if _is_crawford_game(self.score, match_length, _crawford_rule(self.record), crawford_played) is True:
                 tags["Crawford"] = "yes"
         if self.outcomes:
             self._settle_result(tags)
         elif self._ends_with_empty_play():  # the last roll of an unfinished game, not played yet
             self.actions[-1].moves = None
-        self.record.tags = tags
         self.record.comments[:0] = comments
         return self.record
 
@@ -465,14 +465,25 @@ class _GameBuilder:
         return bool(self.actions) and self.actions[-1] is self.empty_play
 
 
-def _is_crawford_game(score: Score, match_length: str | None, rule: str | None,
+def _is_crawford_game(score: Score, match_length: str | None, rule: bool,
                       crawford_played: bool | None) -> bool | None:
-    """Whether a game at ``score`` is the Crawford game (None: it cannot be told), unless the
-    match's Crawford header is ``Off``. MAT does not mark the Crawford game; GNU Backgammon infers
-    it this way too, but takes a file's first game at 6-5 in a 7-point match for it, which it may follow."""
-    if (rule or "on").lower() == "off":
+    """Whether a game at ``score`` is the Crawford game (None: it cannot be told), where the Crawford
+    ``rule`` holds. MAT does not mark the Crawford game; GNU Backgammon infers it this way too (but
+    under the Crawford rule whatever the headers say, and taking a file's first game at 6-5 in a
+    7-point match for it, which it may follow)."""
+    if not rule:
         return False
     return is_crawford_game(score, match_length_of(match_length), crawford_played=crawford_played)
+
+
+def _crawford_rule(record: GameRecord) -> bool:
+    """Whether the Crawford rule holds in a game, as its tags state it: the rules it is judged
+    under (a backgammon game's ``Crawford`` header feeds its ``Rules`` tag)."""
+    try:
+        rules = tag_rules(record.variant, record.tags.get("Rules"))[0]
+    except RulesError:  # a variant nardy does not know: it judges no rule there
+        return False
+    return rules.crawford == "on"
 
 
 def _termination_of(actions: list[Action], winner: Side) -> str | None:
@@ -640,7 +651,7 @@ class MatGame:
     length: str
     headers: tuple[tuple[str, str], ...]  # the match headers the game's tags give
     stated_score: Score | None
-    crawford_rule: str | None
+    crawford_rule: bool  # whether the Crawford rule holds
     crawford_tag: str | None
     outcome: Result | None
     stated_number: str | None  # the Game tag, when it is a number
@@ -669,7 +680,7 @@ def prepare(record: GameRecord) -> MatGame:
     return MatGame(
         record.title(), length, tuple(headers),
         Score.parse(record.tags.get("Score")),
-        record.tags.get("CrawfordRule"), record.tags.get("Crawford"), outcome, number if number.isdigit() else None,
+        _crawford_rule(record), record.tags.get("Crawford"), outcome, number if number.isdigit() else None,
         names, tuple(_row_text(row_number, left, right) for row_number, (left, right) in enumerate(rows, 1)),
         result_beside, tuple(header_warnings), tuple(game_warnings))
 
