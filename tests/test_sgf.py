@@ -14,6 +14,7 @@ from nardy_cli.core.moves import Move, parse_play
 from nardy_cli.core.sides import BLACK, WHITE
 from nardy_cli.notations import sgf
 from nardy_cli.record import Action, ActionKind, GameRecord
+from nardy_cli.replay import replay
 
 DATA = Path(__file__).parent / "data" / "sgf"
 
@@ -187,6 +188,22 @@ def test_set_up_nodes_make_the_start_position() -> None:
     assert [e.message[:45] for e in bad.errors] == [
         "expected a point a-y or a range such as a:y i", "expected a point a-y or a range such as a:y i"]
     assert bad.comments == ["bad points"] and bad.tags["Position"].startswith("short w 24x2")
+
+
+def test_a_game_of_a_variant_nardy_does_not_know_is_read_and_written_as_backgammon() -> None:
+    """Its Variant tag is kept in NT; its letters and set-up are backgammon's (they were read with no
+    board at all, and crashed). The replay then judges it under no rules."""
+    text = "(;GM[6]NT[Variant:Nackgammon];W[31hefe];B[21qsrs])\n(;GM[6]NT[Variant:foo]AE[a:x]AW[f]AB[s];W[21fe])\n"
+    moved, set_up = read_text(text)
+    assert moved.tags == {"Variant": "Nackgammon"} and moved.errors == []
+    assert [(a.side, a.moves) for a in moved.actions] == [(WHITE, parse_play("8/5 6/5")),
+                                                          (BLACK, parse_play("8/6 7/6"))]
+    assert set_up.tags["Position"] == "short w 6 6" and set_up.errors == []
+    assert replay(moved).rules is None
+    written, warnings = write([moved, set_up])
+    assert [essence(game) for game in read_text(written)] == [essence(moved), essence(set_up)]
+    assert warnings == [f"game {n} ({title}): variant {name!r} is neither short nor long; written as backgammon, "
+                        "Variant kept in NT" for n, title, name in ((1, "? – ?", "nackgammon"), (2, "? – ?", "foo"))]
 
 
 def test_a_set_up_that_is_no_position_is_an_error() -> None:

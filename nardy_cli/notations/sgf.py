@@ -114,6 +114,12 @@ def letter_to_point(letter: str, side: Side, variant: str = "short") -> int:
     return white_point if side == WHITE else opposite_point(variant, white_point)
 
 
+def _sgf_variant(variant: str) -> VariantName:
+    """The game an SGF game tree is read and written as (its board, its RU tokens): the record's
+    variant, or backgammon, SGF's game, for a variant nardy does not know (the Variant tag goes to NT)."""
+    return cast(VariantName, variant) if variant in VARIANTS else "short"
+
+
 def _rule_settings(tokens: Iterable[str], variant: str, is_match: bool) -> list[str]:
     """The rule options (``key=value``) that GNU Backgammon's RU tokens stand for."""
     tokens = set(tokens)
@@ -575,7 +581,7 @@ class _GameBuilder:
             self._place_checkers(prop)
 
     def _place_checkers(self, prop: _Property) -> None:
-        variant = self.record.variant
+        variant = _sgf_variant(self.record.variant)
         if self.setup is None:
             start = self._start()
             self.setup = {WHITE: list(start.white), BLACK: list(start.black)}
@@ -601,7 +607,7 @@ class _GameBuilder:
         if "Nackgammon" in self.rule_tokens:
             board = tuple(NACKGAMMON_START.get(point, 0) for point in range(26))
             return Position("short", WHITE, board, board)
-        return Position.start(self.record.variant)
+        return Position.start(_sgf_variant(self.record.variant))
 
     def _dice(self, prop: _Property) -> Action | None:
         text = prop.text().strip()
@@ -628,7 +634,7 @@ class _GameBuilder:
         dice = (int(match.group(1)), int(match.group(2)))
         letters = match.group(3)
         lead = len(prop.values[0]) - len(prop.values[0].lstrip())
-        variant = self.record.variant
+        variant = _sgf_variant(self.record.variant)
         steps = []
         for at in range(0, len(letters), 2):
             pair = letters[at:at + 2]
@@ -688,8 +694,9 @@ class _GameBuilder:
             for name in MATCH_TAGS:
                 if name in previous.tags and name not in tags:
                     tags[name] = previous.tags[name]
-        rules = Rules.preset(record.variant).with_options(
-            _rule_settings(self.rule_tokens, record.variant, _is_match(tags))).differences()
+        variant = _sgf_variant(record.variant)
+        settings = _rule_settings(self.rule_tokens, variant, _is_match(tags))
+        rules = Rules.preset(variant).with_options(settings).differences()
         if rules:
             tags["Rules"] = rules
         if "CrawfordGame" in self.rule_tokens:
@@ -723,12 +730,12 @@ class _GameBuilder:
         turn = self.setup_side if self.setup_side == BLACK or not record.actions else record.actions[0].side
         turn = turn or WHITE
         white, black = tuple(self.setup[WHITE]), tuple(self.setup[BLACK])
-        first = frozenset(side for side in SIDES if side in default_first(record.variant, white, black))
+        variant = _sgf_variant(record.variant)
+        first = frozenset(side for side in SIDES if side in default_first(variant, white, black))
         try:
-            variant = cast(VariantName, record.variant)  # a tag's text: Position checks that it names a variant
             position = Position(variant, turn, white, black, first, self.cube, self.cube_owner)
         except PositionError as problem:
-            self.error(line, column, f"the set-up is not a position of {record.variant} nardy: {problem}")
+            self.error(line, column, f"the set-up is not a position of {variant} nardy: {problem}")
             return
         record.tags["Position"] = str(position)
 
@@ -833,7 +840,7 @@ class _GameTree:
     def __init__(self, record: GameRecord) -> None:
         self.record = record
         self.tags = record.tags
-        self.variant = record.variant if record.variant in ("short", "long") else "short"
+        self.variant = _sgf_variant(record.variant)  # a crazy-nardy game is never written (its cascades)
         self.used: set[str] = set()  # tags expressed by SGF properties
         self.private: list[tuple[str, str]] = []  # for NT, besides the tags not used
         self.warnings: list[str] = []
