@@ -114,6 +114,7 @@ class GameReplay:
     category: str | None = None  # koks / home-mars / mars / oin of the final position
     points: int | None = None
     complete: bool = True  # False when the replay had to stop early
+    judged_actions: int = 0  # the record's first actions judged: all, unless the replay stopped (at the last of them)
 
     @property
     def legal(self) -> bool:
@@ -210,6 +211,7 @@ class _Replayer:
             return result
         result.start = position
         for self.action_index, action in enumerate(record.actions):
+            result.judged_actions = self.action_index + 1
             if self.pending_pass and action.kind != "passed":
                 self.missing_pass(position)
             if self.is_over() and not (action.kind == "roll" and action.side == self.extra_roll_for):

@@ -121,6 +121,29 @@ def test_convert_command_writes_atomically_and_warns(tmp_path):
     assert not list(tmp_path.glob(".*.tmp"))
 
 
+def csv_rows(text: str) -> list[dict[str, str]]:
+    import csv
+    return list(csv.DictReader(io.StringIO(write("csv", read("ntn", text)))))
+
+
+def test_csv_gives_the_cube_a_take_turns():
+    rows = csv_rows((ROOT / "sample_games/short/club-night-cube.ntn").read_text(encoding="utf-8"))
+    double = next(index for index, row in enumerate(rows) if row["kind"] == "double")
+    assert [(row["kind"], row["cube_value"]) for row in rows[double - 1:double + 3]] == [
+        ("roll", "1"), ("double", "2"), ("take", "2"), ("roll", "2")]  # the take's row said 1
+
+
+def test_csv_leaves_empty_what_the_replay_did_not_judge():
+    rows = csv_rows('[Variant "long"]\n\n1. 63: 24/18 24/21   51: 24/19 19/18\n2. 42: 13/9 13/11   51: 24/19\n'
+                    '3. 11: 24/23(4)\n*\n')
+    judged = [(row["legal"], row["finding"], row["pips_white_after"], row["cube_value"]) for row in rows]
+    assert judged == [("False", "head", "351", "1"), ("True", "", "351", "1"),
+                      ("False", "no-checker", "351", "1"),  # the play that cannot be made: the replay stops
+                      ("", "", "", ""), ("", "", "", "")]  # said True, with the pips where the replay stopped
+    unknown = csv_rows('[Variant "nackgammon"]\n\n1. 31: 8/5 6/5\n*\n')
+    assert [(row["legal"], row["hits"], row["pips_white_before"]) for row in unknown] == [("", "", "")]
+
+
 def test_convert_to_stdout_and_back(tmp_path):
     source = ROOT / "sample_games/short/club-night-cube.ntn"
     result = CliRunner().invoke(cli, ["convert", str(source), "--to", "sgf"])

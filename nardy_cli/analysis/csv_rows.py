@@ -11,10 +11,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TextIO
 
+from nardy_cli.core.position import Position
 from nardy_cli.core.sides import BLACK, OFF, SIDE_NAMES, WHITE
 from nardy_cli.notations import GameWriter, Target, Warnings
 from nardy_cli.record import GameRecord
-from nardy_cli.replay import replay
+from nardy_cli.replay import GameReplay, ReplayedTurn, replay
 
 NAME = "csv"
 EXTENSIONS = (".csv",)
@@ -41,17 +42,18 @@ def prepare(game: GameRecord) -> CsvGame:
     for finding in result.findings:
         findings.setdefault((finding.line, finding.column), finding.code)
     turns = {turn.action: turn for turn in result.turns + result.passed_plays}
-    position = result.start
-    turn_number = 0
+    afters = _positions_after(game, result, turns)
+    before, turn_number = result.start, 0
     for index, action in enumerate(game.actions):
-        before, hits = position, 0
-        legal = (action.line, action.column) not in findings
+        after = afters[index]
+        hits: int | str = 0
+        legal: bool | str = (action.line, action.column) not in findings
         replayed = turns.get(index)
         if replayed is not None:
             turn_number = replayed.turn
-            before, position = replayed.before, replayed.after
-            hits, legal = replayed.hits, replayed.legal
-        after = position
+            before, hits, legal = replayed.before, replayed.hits, replayed.legal
+        if after is None:  # not judged: the replay stopped before it, or knows no rules for the game
+            hits, legal = "", ""
         writer.writerow([
             game.tags.get("Event", ""), game.tags.get("Round", ""), game.player(WHITE),
             game.player(BLACK), game.variant, index + 1, turn_number + (replayed is None), action.number or "",
@@ -65,7 +67,22 @@ def prepare(game: GameRecord) -> CsvGame:
         rows.append(text.getvalue())
         text.seek(0)
         text.truncate()
+        before = after
     return CsvGame(tuple(rows), bool(game.comments) or any(a.comments for a in game.actions))
+
+
+def _positions_after(game: GameRecord, result: GameReplay, turns: dict[int, ReplayedTurn]) -> list[Position | None]:
+    """The position after each action the replay judged (None after those): a roll's own, and a cube
+    action's or a resignation's the one the next roll starts from (a take's cube turned), or the
+    final position."""
+    afters: list[Position | None] = [None] * len(game.actions)
+    upcoming = result.final
+    for index in range(result.judged_actions - 1, -1, -1):
+        replayed = turns.get(index)
+        afters[index] = upcoming if replayed is None else replayed.after
+        if replayed is not None:
+            upcoming = replayed.before
+    return afters
 
 
 class _CsvWriter(GameWriter[CsvGame]):
