@@ -99,7 +99,7 @@ def test_long_nardy_ntn_mat_ntn():
 def test_json_output_matches_the_schema():
     schema = json.loads((ROOT / "formats/nardy-game.schema.json").read_text(encoding="utf-8"))
     jsonschema.Draft202012Validator.check_schema(schema)
-    for name in ("long/club-evening", "long/kazan-cup-2026", "short/club-night-cube"):
+    for name in ("long/club-evening", "long/kazan-cup-2026", "short/club-night-cube", "gulbara/club-crazy-evening"):
         games = read("ntn", (ROOT / f"sample_games/{name}.ntn").read_text(encoding="utf-8"))
         for line in write("jsonl", games).splitlines():
             jsonschema.validate(json.loads(line), schema)
