@@ -70,6 +70,20 @@ def test_a_bad_rules_tag_is_reported_at_its_line_and_the_game_still_judged(tmp_p
     assert lines[1].startswith(f"{path}:6:4: game 1 (A – B), move 1 White 63: 24/18 18/14: dice:")
 
 
+@pytest.mark.parametrize("text", ["short", "variant=short scoring=backgammon", "short cube=off"])
+def test_a_rules_tag_that_names_another_game_is_reported_and_the_game_judged_as_its_variant(tmp_path, text):
+    """The tag switched the rules to short nardy's while the record stayed a long game: the summary
+    said short, the statistics long, and the SGF writer failed on it."""
+    path = write(tmp_path, LONG + f'[Rules "{text}"]\n\n1. 63: 24/18 24/21\n')
+    lines = run("validate", path).output.splitlines()
+    assert lines[0] == (f"{path}:4:1: game 1 (A – B): syntax: Rules tag: it names short nardy, but the game is long "
+                        "nardy (its Variant tag); the game is judged without the tag, under long opening=reroll "
+                        "head=classic block=step last_roll=off scoring=oin-mars cube=off")
+    assert ": head: two checkers left the head" in lines[1]
+    same_game = write(tmp_path, LONG + '[Rules "long head=general"]\n\n1. 63: 24/15\n', "same.ntn")
+    assert run("validate", same_game).exit_code == 0  # a rule text naming the game's own variant is fine
+
+
 # --- tags ---------------------------------------------------------------------------------
 
 

@@ -206,6 +206,17 @@ def test_a_game_of_a_variant_nardy_does_not_know_is_read_and_written_as_backgamm
                         "Variant kept in NT" for n, title, name in ((1, "? – ?", "nackgammon"), (2, "? – ?", "foo"))]
 
 
+@pytest.mark.parametrize("rules", ["bogus", "short", "head=nowhere"])
+def test_a_rules_tag_that_does_not_fit_the_game_is_kept_in_nt(rules: str) -> None:
+    """Such a tag was dropped (the RU tokens said the preset it fell back to), or failed the writer."""
+    game = GameRecord(tags={"Variant": "long", "Rules": rules})
+    game.actions.append(Action(WHITE, dice=(6, 3), moves=parse_play("24/18 24/21")))
+    written, _ = write([game])
+    assert f"NT[Rules:{rules}]" in written
+    (again,) = read_text(written)
+    assert again.tags["Rules"] == rules
+
+
 def test_a_set_up_that_is_no_position_is_an_error() -> None:
     too_many, shared_point = read_text("(;GM[6];AW[a];W[21])(;GM[6];AE[a:y]AW[a]AB[a];W[21])")
     assert [str(e) for e in too_many.errors] == ["1:9: the set-up gives White 16 checkers, not 15"]

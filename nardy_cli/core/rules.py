@@ -197,15 +197,18 @@ def _setting(setting: str) -> tuple[str, str]:
 
 def tag_rules(variant: str, text: str | None) -> tuple[Rules, RulesError | None]:
     """The rules a game's tags state: its variant's preset, then its ``Rules`` tag ``text``, and the
-    error of a ``Rules`` tag that is not a valid rule text (the tag is then left out);
-    :class:`RulesError` when the variant is unknown."""
+    error of a ``Rules`` tag that is not a valid rule text of that variant (the tag is then left
+    out); :class:`RulesError` when the variant is unknown."""
     rules = Rules.preset(variant)
-    if text:
-        try:
-            return Rules.parse(text, base=rules), None
-        except RulesError as error:
-            return rules, error
-    return rules, None
+    if not text:
+        return rules, None
+    try:
+        stated = Rules.parse(text, base=rules)
+    except RulesError as error:
+        return rules, error
+    if stated.variant != rules.variant:  # "short" or "variant=short" in the tag of a long game
+        return rules, RulesError(f"it names {stated.title}, but the game is {rules.title} (its Variant tag)")
+    return stated, None
 
 
 def stated_options(settings: str | list[str] | tuple[str, ...]) -> set[str]:

@@ -25,7 +25,7 @@ from nardy_cli.core.compiled import picklable
 from nardy_cli.core.engine import Engine, Split
 from nardy_cli.core.moves import Move, written_dice
 from nardy_cli.core.position import CHECKERS, Position, PositionError, default_first, opposite_point
-from nardy_cli.core.rules import Rules, RulesError
+from nardy_cli.core.rules import Rules, tag_rules
 from nardy_cli.core.scores import Result, Score, final_cube, is_money, match_length, resignation_level
 from nardy_cli.core.sides import BAR, BLACK, OFF, SIDE_NAMES, SIDES, WHITE, Side, other
 from nardy_cli.core.variants import VARIANTS, VariantName
@@ -846,7 +846,8 @@ class _GameTree:
         self.warnings: list[str] = []
         self.regrouped = 0  # plays whose moves SGF writes otherwise grouped
         self.start = self._start()
-        self.rules = self._judged_under()
+        # the rules of the Rules tag, or the variant's preset when the tag does not fit it (then kept in NT)
+        self.rules, self.rules_error = tag_rules(self.variant, self.tags.get("Rules"))
 
     def _start(self) -> Position:
         text = self.tags.get("Position")
@@ -932,13 +933,6 @@ class _GameTree:
             self.used.add(RAW_TAG_PREFIX + "MI")
         return "MI" + "".join(parts) if parts else ""
 
-    def _judged_under(self) -> Rules:
-        """The rules of the Rules tag, or the variant's preset when the tag does not fit it."""
-        try:
-            return Rules.parse(self.tags.get("Rules", ""), base=self.variant)
-        except RulesError:
-            return Rules.preset(self.variant)  # the tag goes to NT as it is
-
     def _rules(self) -> str:
         """RU's tokens for the Rules, Crawford and Variant tags and the kept SGFRules."""
         tags, variant, is_match, rules = self.tags, self.variant, _is_match(self.tags), self.rules
@@ -958,7 +952,7 @@ class _GameTree:
         if variant == "long":
             tokens.append(LONG_MARKER)
         said = Rules.preset(variant).with_options(_rule_settings(tokens, variant, is_match))
-        if "Rules" in tags and said == rules:
+        if "Rules" in tags and self.rules_error is None and said == rules:
             self.used.add("Rules")
         return ":".join(tokens)
 
