@@ -64,6 +64,23 @@ def test_every_message_of_the_replay_is_in_russian(message):
     assert translated != message and english_left(translated) == [], translated
 
 
+@pytest.mark.parametrize(("error", "russian_error"), [
+    ("it names short nardy, but the game is long nardy (its Variant tag)",
+     "в нём правила коротких нард, а партия — длинных нард (тег Variant)"),
+    ("head=clasic is not allowed in crazy nardy: expected one of classic, general, strict",
+     "head=clasic не допускается в правилах бешеных нард: ожидалось одно из 'classic', 'general', 'strict'"),
+    ("rule option 'cascade' does not exist in short nardy: its options are scoring=backgammon (short nardy)",
+     "в правилах коротких нард нет опции 'cascade': их опции — scoring=backgammon (короткие нарды)"),
+    ("unknown rule option 'x': the options are cube=off|on (long nardy); cascade=four|two (gulbara nardy)",
+     "неизвестная опция правил 'x'; опции — cube=off|on (длинные нарды); cascade=four|two (бешеные нарды)"),
+    ("expected key=value, found 'x'", "ожидалось 'ключ=значение', найдено 'x'"),
+])
+def test_a_rules_tag_error_is_in_russian(error, russian_error):
+    """The error itself was left in English; the rule texts stay as they are typed."""
+    assert russian.message(f"Rules tag: {error}; the game is judged without the tag, under long cube=off") == (
+        f"тег Rules: {russian_error}; партия проверена без него, по правилам long cube=off")
+
+
 def test_places_name_move_side_and_cube_actions_in_russian():
     line = ("game.ntn:5:28: game 1 (Алиев Р. – Petrov S.), move 1 Black double 2: cube: the doubling cube is not "
             "used (cube=off)")

@@ -207,7 +207,7 @@ def tag_rules(variant: str, text: str | None) -> tuple[Rules, RulesError | None]
     except RulesError as error:
         return rules, error
     if stated.variant != rules.variant:  # "short" or "variant=short" in the tag of a long game
-        return rules, RulesError(f"it names {stated.title}, but the game is {rules.title} (its Variant tag)")
+        return rules, RulesError(f"it names {stated.variant} nardy, but the game is {rules.title} (its Variant tag)")
     return stated, None
 
 

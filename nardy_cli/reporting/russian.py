@@ -86,8 +86,17 @@ CATALOGUE: list[tuple[str, str]] = [
     ("{side} won with {category}: {score}", "{side} выиграли {category}: {score}"),
     ("unknown tag {name} (kept): the standard tags are {tags}",
      "неизвестный тег {name} (сохранён): стандартные теги — {tags}"),
-    ("Rules tag: {error}; the game is judged without the tag, under {rules}",
-     "тег Rules: {error}; партия проверена без него, по правилам {rules}"),
+    ("Rules tag: {text_error}; the game is judged without the tag, under {rules}",
+     "тег Rules: {text_error}; партия проверена без него, по правилам {rules}"),
+    # a rule text (nardy_cli.core.rules): a Rules tag's error
+    ("it names {variant} nardy, but the game is {other_variant} (its Variant tag)",
+     "в нём правила {variant}, а партия — {other_variant} (тег Variant)"),
+    ("{setting} is not allowed in {other_variant}: expected one of {names}",
+     "{setting} не допускается в правилах {other_variant}: ожидалось одно из {names}"),
+    ("rule option {name} does not exist in {other_variant}: its options are {options}",
+     "в правилах {other_variant} нет опции {name}: их опции — {options}"),
+    ("unknown rule option {name}: the options are {options}", "неизвестная опция правил {name}; опции — {options}"),
+    ("expected key=value, found {found}", "ожидалось 'ключ=значение', найдено {found}"),
     # the match checks (nardy_cli.matches) and the notes
     ("the score before this game is stated as {stated} but the games before give {start}",
      "счёт перед партией записан как {stated}, а по предыдущим партиям выходит {start}"),
@@ -355,6 +364,8 @@ def message(text: str) -> str:
                     values[name] = ", ".join(f"'{word}'" for word in value.split(", "))
                 elif name == "other_variant":
                     values[name] = _VARIANTS.get(value.removesuffix(" nardy"), value)
+                elif name == "options":  # identifiers to type, and the games they belong to
+                    values[name] = re.sub(r"\((\w+) nardy\)", lambda game: f"({_GAMES.get(game[1], game[0])})", value)
                 elif name == "cube" and not value.isdigit():
                     cube = re.fullmatch(r"an? (\d+)-cube", value)
                     values[name] = f"кубе {cube[1]}" if cube else "неудвоенном кубе" if value == "an unturned cube" \
@@ -373,7 +384,9 @@ _NOTE_CODE = {"note": "примечание"}
 _WON_WITH = {"a gammon (mars)": "марс", "a backgammon (koks)": "кокс", "an oin": "оин", "a home-mars": "домашний марс"}
 _JSON_TYPES = {"list": "массив", "str": "строка", "int": "число", "float": "число", "bool": "true или false",
                "NoneType": "null"}
-_VARIANTS = {"long": "длинных нард", "short": "коротких нард", "gulbara": "гюльбары"}
+# a game's name in the genitive, by its variant or its title's first word ("crazy nardy")
+_VARIANTS = {"long": "длинных нард", "short": "коротких нард", "gulbara": "бешеных нард", "crazy": "бешеных нард"}
+_GAMES = {"long": "длинные нарды", "short": "короткие нарды", "gulbara": "бешеные нарды"}
 _CUBE = {"double": "удвоение", "take": "принятие", "drop": "отказ", "beaver": "бобёр", "resign": "сдача"}
 
 
