@@ -19,7 +19,7 @@ from typing import Any
 from nardy_cli import notations
 from nardy_cli.matches import Match, MatchChecker, match_game
 from nardy_cli.record import GameRecord
-from nardy_cli.replay import game_rules, replay
+from nardy_cli.replay import replay
 from nardy_cli.run.corpus import CorpusGame
 
 INSTALL_HINT = ("nardy analyse --engine gnubg needs GNU Backgammon's program gnubg: install it with "
@@ -159,18 +159,21 @@ def short_matches(games: Iterable[CorpusGame], rules: tuple[str, ...] = ()
     groups them, with its records, as soon as it ends: what gnubg can analyse."""
     checker = MatchChecker()
     records: dict[int, list[GameRecord]] = {}
+    short: dict[int, bool] = {}  # whether every game of the match is one of short nardy
 
     def ended() -> Iterator[tuple[Match, list[GameRecord]]]:
         for match in checker.ended():
             kept = records.pop(id(match), [])
-            if kept and all(game_rules(record, rules)[0].variant == "short" for record in kept):
+            if short.pop(id(match), False) and kept:
                 yield match, kept
 
     for game in games:
         result = replay(game.record, rules)
         checker.add(match_game(game.source, game.index, game.record, result))
         if checker.current is not None:
-            records.setdefault(id(checker.current), []).append(game.record)
+            key = id(checker.current)
+            records.setdefault(key, []).append(game.record)
+            short[key] = short.get(key, True) and result.variant == "short"  # not a game of no known variant
         yield from ended()
     checker.close()
     yield from ended()

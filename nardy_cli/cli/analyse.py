@@ -41,9 +41,10 @@ def analyse(corpus: Corpus, engine: str, plies: int, timeout: float, output_form
     per game, decisions, error rate ×1000, blunders, cube errors and luck, as gnubg's own
     "show statistics" gives them.
 
-    Matches are grouped as nardy validate groups them and written for the engine in MAT;
-    money games and long nardy are left out. Exit status 2 when the engine is not installed,
-    an input cannot be read or a match could not be analysed.
+    Matches are grouped as nardy validate groups them and written for the engine in MAT; money
+    games, long and crazy nardy, and games of a variant nardy does not know are left out. Exit
+    status 2 when the engine is not installed, an input cannot be read or a match could not be
+    analysed.
     """
     from nardy_cli.analysis.gnubg import (
         ANALYSIS_COLUMNS,
@@ -61,6 +62,7 @@ def analyse(corpus: Corpus, engine: str, plies: int, timeout: float, output_form
         sys.exit(EXIT_INPUT)
     task = CorpusTask(corpus)
     rows: list[dict[str, Any]] = []
+    number = 0
     bar_shown = progress.wanted(corpus.quiet)  # on a terminal a bar of the inputs read; else a line a match
     with task.reading("Analysing", show=bar_shown) as bar:
         for number, (match, records) in enumerate(short_matches(task.games(), corpus.rules), 1):
@@ -76,5 +78,8 @@ def analyse(corpus: Corpus, engine: str, plies: int, timeout: float, output_form
             for _ in records:
                 bar.game()
             rows += analysis_rows(output, match.source, match.first_game)
+    if not number and not corpus.quiet:
+        click.echo("no match of short nardy in the inputs (money games, long and crazy nardy, and games of a "
+                   "variant nardy does not know are left out)", err=True)
     click.echo(format_rows(rows, ANALYSIS_COLUMNS, output_format))
     task.exit()
