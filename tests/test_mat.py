@@ -514,6 +514,21 @@ def test_a_game_without_a_result_is_written_without_one_and_no_warning() -> None
     assert [comparable(g) for g in read_text(text)] == [comparable(g) for g in games]
 
 
+@pytest.mark.parametrize(("side", "name", "written"), [
+    ("White", "#1 seed", "1 seed"), ("White", ";-)", "-)"),  # a comment line: the game lost its score line
+    ("White", "Team:2 Bob", "Team 2 Bob"),  # read back as 'Team', scoring 2
+    ("Black", "Bob,1500", "Bob 1500"),  # read back as 'Bob', rated 1500
+    ("Black", " Ann ", "Ann")])
+def test_a_name_the_score_line_cannot_hold_is_written_so_that_it_reads_back(side: str, name: str, written: str) -> None:
+    (game,) = read(DATA / "long.mat")
+    game.tags[side] = name
+    text, warnings = write([game])
+    assert len(warnings) == 1 and f"{side}'s name {name!r} would be read back from the score line" in warnings[0]
+    assert warnings[0].endswith(f"written as {written!r}")
+    (again,) = read_text(text)
+    assert again.errors == [] and again.tags[side] == written and again.actions == game.actions
+
+
 def test_writer_starts_a_new_match_when_the_match_tags_change() -> None:
     games = read(DATA / "gnubg.mat")[:1] + read(DATA / "long.mat")
     text, warnings = write(games)

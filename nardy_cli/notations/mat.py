@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Final, TextIO
 
 from nardy_cli.core.compiled import picklable
@@ -703,8 +704,7 @@ class _MatWriter(GameWriter[MatGame]):
         score = game.stated_score or self.score
         self.check_crawford(game, score, label)
         self.warn(label, *game.game_warnings)
-        lines = [f" Game {game.stated_number or self.games_in_match}",
-                 " " + f"{game.names[0]} : {score.white}".ljust(30) + f" {game.names[1]} : {score.black}", *game.rows]
+        lines = [f" Game {game.stated_number or self.games_in_match}", _score_line(*game.names, score), *game.rows]
         if game.outcome:
             winner, points = game.outcome.winner, game.outcome.points
             assert winner is not None
@@ -804,20 +804,49 @@ def _check_game(record: GameRecord, outcome: Result | None, warnings: list[str])
 
 def _score_line_names(record: GameRecord, warnings: list[str]) -> tuple[str, str]:
     """White's and Black's names as the score line gives them, with a rating the Elo tag does not give."""
-    names = []
+    names, rated = [], []
     for side in ("White", "Black"):
         name = record.tags.get(side, "").strip()
         if not name:  # GNU Backgammon cannot import a score line with an empty name
             warnings.append(f"{side}'s name is empty; written as {side!r}")
             name = side
         rating = record.tags.get(side + "Rating")
+        names.append(name)
         if rating and rating != _rating_from_elo(record.tags.get(side + "Elo")):
             if _split_rating(f"{name},{rating}") == (name, rating):
                 name = f"{name},{rating}"
             else:
                 warnings.append(f"{side}Rating {rating!r} cannot be written: the score line holds only 'name,number'")
-        names.append(name)
-    return names[0], names[1]
+        rated.append(name)
+    for index, side in enumerate(("White", "Black")):
+        own = record.tags.get(side, "") if record.tags.get(side, "").strip() else side
+        read = _names_read_back(rated[0], "Black")[0] if index == 0 else _names_read_back("White", rated[1])[1]
+        if read != own:  # spaces at its ends, a ':' or ',' before a number, a leading '#' or ';'
+            safe = " ".join(_UNSAFE_IN_NAME_RE.sub(" ", own).split()) or side
+            got = "not as a name" if read is None else f"as {read!r}"
+            warnings.append(f"{side}'s name {own!r} would be read back from the score line {got}; written as {safe!r}")
+            rated[index] = rated[index].replace(names[index], safe, 1)
+    return rated[0], rated[1]
+
+
+_UNSAFE_IN_NAME_RE: Final = re.compile(r"[:;#,]")
+"""What may end or hide a name on a score line: written as a space."""
+
+
+def _score_line(white: str, black: str, score: Score) -> str:
+    """A game's score line as GNU Backgammon writes it: each name and score, in two columns."""
+    return " " + f"{white} : {score.white}".ljust(30) + f" {black} : {score.black}"
+
+
+@lru_cache(maxsize=1024)
+def _names_read_back(white: str, black: str) -> tuple[str | None, str | None]:
+    """White's and Black's names as a reader takes them from a score line with these names (None
+    for a name it does not take): the reader itself, on a game of that one line."""
+    lines = [" 1 point match\n", " Game 1\n", _score_line(white, black, Score()) + "\n"]
+    games = list(read_games(lines))
+    if not games or games[0].errors:
+        return None, None
+    return games[0].tags.get("White"), games[0].tags.get("Black")
 
 
 def _move_rows(record: GameRecord, warnings: list[str]) -> list[list[str | None]]:
