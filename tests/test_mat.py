@@ -538,6 +538,22 @@ def test_writer_starts_a_new_match_when_the_match_tags_change() -> None:
     assert [comparable(g) for g in read_text(text)] == [comparable(g) for g in games]
 
 
+def test_two_matches_of_the_same_players_are_two_matches_with_their_own_crawford_games() -> None:
+    """Written one after the other they were one block, where the second match's Crawford game was
+    'not the Crawford game' (a warning, and the reader dropped its Crawford tag)."""
+    game = " Game {}\n a : {}   b : {}\n  1) 31: 8/5 6/5\n      Wins 2 points\n\n"
+    played = "".join(game.format(*args) for args in [(1, 0, 0), (2, 2, 0), (3, 4, 0)])
+    games = read_text(" 3 point match\n\n" + played) * 2
+    assert [g.tags.get("Crawford") for g in games] == [None, "yes", None] * 2
+    one_block = read_text(" 3 point match\n\n" + played + played)  # as nardy wrote them
+    assert [g.tags.get("Crawford") for g in one_block] == [None, "yes", None] * 2
+    text, warnings = write(games)
+    assert text.count("point match") == 2
+    assert warnings == ["game 4 (a – b): it is game 1 of a match, so it starts a second match in the file; GNU "
+                        "Backgammon imports only the first match of a file"]
+    assert [comparable(g) for g in read_text(text)] == [comparable(g) for g in games]
+
+
 # --- round trips -------------------------------------------------------------------
 
 

@@ -588,6 +588,8 @@ class _MatchReader:
         if self.match_length is None:
             record.errors.add(RecordError(line, 1, f"expected 'N point match' before ' Game {number}', found none"))
         self.game = _GameBuilder(record, str(int(number)))
+        if self.game.number == "1":  # another match (as the match checks take it): its Crawford game is to come
+            self.crawford_played = None
 
     def finish_game(self) -> GameRecord:
         assert self.game is not None
@@ -718,11 +720,13 @@ class _MatWriter(GameWriter[MatGame]):
 
     def start_match_if_new(self, game: MatGame, label: str) -> None:
         key = (game.headers, game.length)
-        if key == self.match_key:
+        another = game.stated_number == "1" and self.games_in_match > 0  # as the match checks take it
+        if key == self.match_key and not another:
             return
         if self.match_key is not None:
-            self.warn(label, "its match tags differ from the game before, so it starts a second match in the "
-                             "file; GNU Backgammon imports only the first match of a file")
+            why = "its match tags differ from the game before" if key != self.match_key else "it is game 1 of a match"
+            self.warn(label, f"{why}, so it starts a second match in the file; GNU Backgammon imports only the "
+                             "first match of a file")
         self.match_key, self.score, self.games_in_match, self.crawford_played = key, Score(), 0, None
         for key_name, value in game.headers:
             self.out.write(f'; [{key_name} "{value}"]\n')
