@@ -824,6 +824,8 @@ def _score_line_names(record: GameRecord, warnings: list[str]) -> tuple[str, str
         rated.append(name)
     for index, side in enumerate(("White", "Black")):
         own = record.tags.get(side, "") if record.tags.get(side, "").strip() else side
+        if own == names[index] and not _UNSAFE_IN_NAME_RE.search(own):
+            continue  # nothing to write otherwise (most names): the reader need not be asked
         read = _names_read_back(rated[0], "Black")[0] if index == 0 else _names_read_back("White", rated[1])[1]
         if read != own:  # spaces at its ends, a ':' or ',' before a number, a leading '#' or ';'
             safe = " ".join(_UNSAFE_IN_NAME_RE.sub(" ", own).split()) or side
