@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from nardy_cli.core.compiled import Value
-from nardy_cli.core.scores import Score, crawford_over, is_crawford_game, match_length
+from nardy_cli.core.scores import Score, crawford_over, is_crawford_game, is_first_game, match_length
 from nardy_cli.core.sides import BLACK, WHITE, Side
 from nardy_cli.record import GameRecord
 from nardy_cli.replay import GameFinding, GameReplay
@@ -73,7 +73,7 @@ class MatchGame(Value):
 
     @property
     def starts_match(self) -> bool:
-        return self.number.strip() == "1"
+        return is_first_game(self.number)
 
 
 def match_game(source: str, index: int, record: GameRecord, result: GameReplay) -> MatchGame:

@@ -128,6 +128,12 @@ def is_money(length: int) -> bool:
     return length <= 0
 
 
+def is_first_game(number: str | None) -> bool:
+    """Whether a game's number (its ``Game`` tag) makes it the first game of a match, another match
+    than the games before it with the same players."""
+    return (number or "").strip() == "1"
+
+
 def is_crawford_game(score: Score, length: int, *, crawford_played: bool | None = False) -> bool | None:
     """Whether a game played at ``score`` is the match's Crawford game: the first game after one
     side (only) reached ``length - 1``. At double match point the Crawford game is over.

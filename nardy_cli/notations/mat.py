@@ -24,7 +24,7 @@ from nardy_cli.core.compiled import picklable
 from nardy_cli.core.moves import PlaySyntaxError, parse_play, written_dice
 from nardy_cli.core.position import CHECKERS
 from nardy_cli.core.rules import Rules, RulesError, stated_options, tag_rules
-from nardy_cli.core.scores import Result, Score, crawford_over, is_crawford_game
+from nardy_cli.core.scores import Result, Score, crawford_over, is_crawford_game, is_first_game
 from nardy_cli.core.scores import match_length as match_length_of
 from nardy_cli.core.sides import BLACK, OFF, SIDE_NAMES, WHITE, Side, other
 from nardy_cli.notations import GameStarts, GameWriter, Target, Warnings, without_cascades
@@ -588,7 +588,7 @@ class _MatchReader:
         if self.match_length is None:
             record.errors.add(RecordError(line, 1, f"expected 'N point match' before ' Game {number}', found none"))
         self.game = _GameBuilder(record, str(int(number)))
-        if self.game.number == "1":  # another match (as the match checks take it): its Crawford game is to come
+        if is_first_game(self.game.number):  # another match: its Crawford game is to come
             self.crawford_played = None
 
     def finish_game(self) -> GameRecord:
@@ -720,7 +720,7 @@ class _MatWriter(GameWriter[MatGame]):
 
     def start_match_if_new(self, game: MatGame, label: str) -> None:
         key = (game.headers, game.length)
-        another = game.stated_number == "1" and self.games_in_match > 0  # as the match checks take it
+        another = is_first_game(game.stated_number) and self.games_in_match > 0
         if key == self.match_key and not another:
             return
         if self.match_key is not None:
