@@ -158,22 +158,19 @@ def short_matches(games: Iterable[CorpusGame], rules: tuple[str, ...] = ()
     """Each short-nardy match of ``games`` (in corpus order), as :class:`~nardy_cli.matches.MatchChecker`
     groups them, with its records, as soon as it ends: what gnubg can analyse."""
     checker = MatchChecker()
-    records: dict[int, list[GameRecord]] = {}
-    short: dict[int, bool] = {}  # whether every game of the match is one of short nardy
+    records: dict[int, list[tuple[GameRecord, str]]] = {}  # each game of a match with its variant, as replayed
 
     def ended() -> Iterator[tuple[Match, list[GameRecord]]]:
         for match in checker.ended():
             kept = records.pop(id(match), [])
-            if short.pop(id(match), False) and kept:
-                yield match, kept
+            if kept and all(variant == "short" for _, variant in kept):
+                yield match, [record for record, _ in kept]
 
     for game in games:
         result = replay(game.record, rules)
         checker.add(match_game(game.source, game.index, game.record, result))
         if checker.current is not None:
-            key = id(checker.current)
-            records.setdefault(key, []).append(game.record)
-            short[key] = short.get(key, True) and result.variant == "short"  # not a game of no known variant
+            records.setdefault(id(checker.current), []).append((game.record, result.variant))
         yield from ended()
     checker.close()
     yield from ended()
