@@ -823,7 +823,8 @@ def _score_line_names(record: GameRecord, warnings: list[str]) -> tuple[str, str
                 warnings.append(f"{side}Rating {rating!r} cannot be written: the score line holds only 'name,number'")
         rated.append(name)
     for index, side in enumerate(("White", "Black")):
-        own = record.tags.get(side, "") if record.tags.get(side, "").strip() else side
+        own = record.tags.get(side, "")
+        own = own if own.strip() else side  # (an empty name was written as the side: warned above)
         if own == names[index] and not _UNSAFE_IN_NAME_RE.search(own):
             continue  # nothing to write otherwise (most names): the reader need not be asked
         read = _names_read_back(rated[0], "Black")[0] if index == 0 else _names_read_back("White", rated[1])[1]

@@ -580,8 +580,14 @@ class _GameBuilder:
         else:
             self._place_checkers(prop)
 
+    @property
+    def variant(self) -> VariantName:
+        """The game the tree is read as (:func:`_sgf_variant`), by the ``Variant`` tag so far (RU and
+        NT set it)."""
+        return _sgf_variant(self.record.variant)
+
     def _place_checkers(self, prop: _Property) -> None:
-        variant = _sgf_variant(self.record.variant)
+        variant = self.variant
         if self.setup is None:
             start = self._start()
             self.setup = {WHITE: list(start.white), BLACK: list(start.black)}
@@ -607,7 +613,7 @@ class _GameBuilder:
         if "Nackgammon" in self.rule_tokens:
             board = tuple(NACKGAMMON_START.get(point, 0) for point in range(26))
             return Position("short", WHITE, board, board)
-        return Position.start(_sgf_variant(self.record.variant))
+        return Position.start(self.variant)
 
     def _dice(self, prop: _Property) -> Action | None:
         text = prop.text().strip()
@@ -634,7 +640,7 @@ class _GameBuilder:
         dice = (int(match.group(1)), int(match.group(2)))
         letters = match.group(3)
         lead = len(prop.values[0]) - len(prop.values[0].lstrip())
-        variant = _sgf_variant(self.record.variant)
+        variant = self.variant
         steps = []
         for at in range(0, len(letters), 2):
             pair = letters[at:at + 2]
@@ -694,7 +700,7 @@ class _GameBuilder:
             for name in MATCH_TAGS:
                 if name in previous.tags and name not in tags:
                     tags[name] = previous.tags[name]
-        variant = _sgf_variant(record.variant)
+        variant = self.variant
         settings = _rule_settings(self.rule_tokens, variant, _is_match(tags))
         rules = Rules.preset(variant).with_options(settings).differences()
         if rules:
@@ -730,7 +736,7 @@ class _GameBuilder:
         turn = self.setup_side if self.setup_side == BLACK or not record.actions else record.actions[0].side
         turn = turn or WHITE
         white, black = tuple(self.setup[WHITE]), tuple(self.setup[BLACK])
-        variant = _sgf_variant(record.variant)
+        variant = self.variant
         first = frozenset(side for side in SIDES if side in default_first(variant, white, black))
         try:
             position = Position(variant, turn, white, black, first, self.cube, self.cube_owner)
