@@ -190,6 +190,17 @@ def test_set_up_nodes_make_the_start_position() -> None:
     assert bad.comments == ["bad points"] and bad.tags["Position"].startswith("short w 24x2")
 
 
+def test_the_start_position_keeps_the_set_up_cube_not_the_cube_after_the_doubles() -> None:
+    """The Position tag is written when the game ends: it gave the cube the doubles had left, so a
+    GNU Backgammon Nackgammon match started its doubled games on 2 (results and cube findings false)."""
+    text = ("(;GM[6]RU[Nackgammon];W[31hefe];B[double];W[take];B[21qsrs])"
+            "(;GM[6];AE[a:y]AW[f]AB[s]CV[2]CP[w];W[21fdde];B[31];W[double];B[take])")
+    nack, set_up = read_text(text)
+    assert nack.tags["Position"] == "short w 24x2,23x2,13x4,8x3,6x4 24x2,23x2,13x4,8x3,6x4"
+    assert set_up.tags["Position"] == "short w 6 6 cube=2w"
+    assert [a.value for a in set_up.actions if a.kind == "double"] == [4]
+
+
 def test_a_game_of_a_variant_nardy_does_not_know_is_read_and_written_as_backgammon() -> None:
     """Its Variant tag is kept in NT; its letters and set-up are backgammon's (they were read with no
     board at all, and crashed). The replay then judges it under no rules."""

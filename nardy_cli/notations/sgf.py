@@ -403,6 +403,7 @@ class _GameBuilder:
         self.setup: Counts | None = None
         self.setup_at: tuple[int, int] | None = None
         self.setup_side: Side | None = None
+        self.start_cube = 1  # CV's value: the cube above follows the doubles
         self.cube_owner: Side | None = None
         self.cube_set = False
         self.setup_after_play: list[str] = []
@@ -570,7 +571,8 @@ class _GameBuilder:
             if not re.fullmatch(r"\d{1,9}", value) or int(value) < 1:
                 self.error(*prop.offset(0, 0), f"expected a cube value such as CV[2], found {value!r}")
                 return
-            self.cube, self.cube_set = int(value), True
+            self.start_cube = self.cube = int(value)
+            self.cube_set = True
         elif prop.ident in ("CP", "CO"):
             if value.lower() not in ("w", "b", "c", "n"):
                 self.error(*prop.offset(0, 0), f"expected {prop.ident}[w], [b], [c] or [n], found {value!r}")
@@ -739,7 +741,7 @@ class _GameBuilder:
         variant = self.variant
         first = frozenset(side for side in SIDES if side in default_first(variant, white, black))
         try:
-            position = Position(variant, turn, white, black, first, self.cube, self.cube_owner)
+            position = Position(variant, turn, white, black, first, self.start_cube, self.cube_owner)
         except PositionError as problem:
             self.error(line, column, f"the set-up is not a position of {variant} nardy: {problem}")
             return
