@@ -127,7 +127,7 @@ class GameReplay:
 
     @property
     def rules_text(self) -> str:
-        """The rules the game was judged under, as text; ``nackgammon: not judged`` when it was not."""
+        """The rules the game was judged under, as text; ``hypergammon: not judged`` when it was not."""
         return f"{self.record.variant}: not judged" if self.rules is None else str(self.rules)
 
     @property

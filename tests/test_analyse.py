@@ -64,7 +64,7 @@ def test_a_match_of_a_variant_nardy_does_not_know_is_left_out_not_an_error(runne
     """It stopped the command with 'Error: unknown variant' (exit 2): the games were judged twice."""
     monkeypatch.setattr(gnubg_analysis, "find_gnubg", lambda: "/bin/false")  # never reached
     nack = tmp_path / "nack.mat"
-    nack.write_text('; [Variation "Nackgammon"]\n\n 3 point match\n\n Game 1\n a : 0    b : 0\n'
+    nack.write_text('; [Variation "Hypergammon"]\n\n 3 point match\n\n Game 1\n a : 0    b : 0\n'
                     '  1) 31: 8/5 6/5\n      Wins 1 point\n', encoding="utf-8")
     result = runner.invoke(cli, ["analyse", "--engine", "gnubg", str(nack), "--format", "csv"])
     assert result.exit_code == 0, result.output

@@ -19,7 +19,7 @@ from locations import corpus_files, needs_corpus
 from nardy_cli.cli.main import cli
 from nardy_cli.core.moves import Move, parse_play
 from nardy_cli.core.sides import BAR, BLACK, OFF, WHITE
-from nardy_cli.notations import mat
+from nardy_cli.notations import mat, sgf
 from nardy_cli.record import Action, GameRecord
 from nardy_cli.replay import replay
 
@@ -212,6 +212,25 @@ def test_long_nardy_variation() -> None:
     assert (game.errors, game.variant) == ([], "long")
     text, warnings = write([game])
     assert warnings == [] and '; [Variation "LongNardy"]' in text.splitlines()
+
+
+def test_a_nackgammon_match_is_short_nardy_from_the_nackgammon_start() -> None:
+    """GNU Backgammon's Nackgammon match (its own export) was a variant nardy does not know, not
+    judged, with a syntax finding on every game; its SGF was judged. Both read it the same way now,
+    and the MAT writer gives the header back."""
+    games = read(DATA / "gnubg-nackgammon.mat")
+    assert [(game.variant, game.tags["Position"].split()[:2], game.errors) for game in games] == [
+        ("short", ["short", "b"], []), ("short", ["short", "w"], []), ("short", ["short", "b"], []),
+        ("short", ["short", "b"], [])]
+    assert games[0].tags["Position"] == "short b 24x2,23x2,13x4,8x3,6x4 24x2,23x2,13x4,8x3,6x4"
+    assert [replay(game).findings for game in games] == [[], [], [], []]
+    text, warnings = write(games)
+    assert warnings == [] and '; [Variation "NackGammon"]' in text.splitlines()
+    assert [comparable(game) for game in read_text(text)] == [comparable(game) for game in games]
+    other_start = dataclasses.replace(games[0], tags={**games[0].tags, "Position": "short w 6x15 6x15"})
+    assert write([other_start])[1] == [
+        "game 1 (gnubg – root): tag Position ('short w 6x15 6x15') cannot be expressed: a MAT game starts from "
+        "the standard position"]
 
 
 def test_header_keys_keep_their_order_and_unknown_keys_lose_spaces() -> None:
@@ -616,6 +635,29 @@ def test_gnubg_imports_written_files_without_warnings(gnubg: str, corpora: Path,
     complaints = [line for line in _GNUBG_SCORE.sub("", output).splitlines() if not _GNUBG_NOISE.fullmatch(line)]
     assert complaints == []
     assert imported == expected_games
+
+
+def test_gnubg_reads_nardy_s_nackgammon_mat_and_sgf_as_nackgammon(gnubg: str, tmp_path: Path) -> None:
+    """GNU Backgammon's own Nackgammon match, read by nardy and written as MAT and SGF, is a
+    Nackgammon match with the same results to GNU Backgammon; nardy reads GNU Backgammon's SGF of
+    each as it read the MAT, legal throughout."""
+    games = read(DATA / "gnubg-nackgammon.mat")
+    written_mat, written_sgf = tmp_path / "nack.mat", tmp_path / "nack.sgf"
+    with written_mat.open("w", encoding="utf-8") as out:
+        assert mat.write_games(games, out) == []
+    with written_sgf.open("w", encoding="utf-8") as out:
+        sgf.write_games(games, out)  # its warnings: SGF has no hit marks
+    loads = [f"import mat {DATA / 'gnubg-nackgammon.mat'}", f"import mat {written_mat}", f"load match {written_sgf}"]
+    saved = [tmp_path / f"gnubg{number}.sgf" for number in range(len(loads))]
+    script = tmp_path / "commands.txt"
+    commands = ["set display off", *(f"{load}\nsave match {path}" for load, path in zip(loads, saved))]
+    script.write_text("\n".join(commands) + "\n")
+    subprocess.run([gnubg, "-t", "-q", "-c", str(script)], capture_output=True, stdin=subprocess.DEVNULL, timeout=60)
+    for path in saved:
+        records = list(sgf.read_games(path.read_text(encoding="utf-8").splitlines(True)))
+        assert [(r.tags["Position"], r.result) for r in records] == [(g.tags["Position"], g.result) for g in games]
+        assert all("RU[" in text and "Nackgammon" in text for text in path.read_text().split("(;")[1:])
+        assert [replay(record).findings for record in records] == [[]] * len(games)
 
 
 @pytest.mark.parametrize("text", ["", "\n\n", "\ufeff  \r\n\t\n"])

@@ -182,7 +182,10 @@ def test_set_up_nodes_make_the_start_position() -> None:
             "(;GM[6];AE[c:a]AW[zz]C[bad points];W[21])")
     nack, bar, empty, bad = read_text(text)
     assert nack.tags["Position"] == "short w 24x2,23x2,13x4,8x3,6x4 24x2,23x2,13x4,8x3,6x4"
-    assert nack.tags["SGFRules"] == "Nackgammon" and nack.errors == []
+    assert "SGFRules" not in nack.tags and nack.errors == []  # RU[Nackgammon] is the Position
+    written, warnings = write([nack])
+    assert warnings == [] and "RU[Nackgammon]" in written and "AE[" not in written
+    assert read_text(written)[0].tags == nack.tags
     assert bar.tags["Position"] == "short b bar,24x2,13x5,8,7,6x4 24x2,13x5,6x4,5,4 cube=4w"  # 2 off
     assert empty.tags["Position"] == "short w - -"
     assert [e.message[:45] for e in bad.errors] == [

@@ -100,20 +100,20 @@ def test_rule_override_changes_the_verdict(tmp_path):
 
 def test_a_game_of_an_unknown_variant_is_not_judged_nor_counted_as_another(tmp_path):
     nack = tmp_path / "nack.mat"
-    nack.write_text('; [Variation "Nackgammon"]\n\n 0 point match\n\n Game 1\n a : 0    b : 0\n'
+    nack.write_text('; [Variation "Hypergammon"]\n\n 0 point match\n\n Game 1\n a : 0    b : 0\n'
                     '  1) 31: 8/5 6/5\n', encoding="utf-8")
     text, _ = CASES["six-block"]
     (tmp_path / "game.ntn").write_text(text, encoding="utf-8")
     result = CliRunner().invoke(cli, ["validate", str(nack), str(tmp_path / "game.ntn"), "--rule", "block=turn"])
     assert result.exit_code == 1, result.output
-    assert "syntax: rules: unknown variant 'nackgammon': expected one of long, short, gulbara" in result.output
-    assert "rules: nackgammon: not judged (1 game)" in result.output  # not under long nardy's preset
+    assert "syntax: rules: unknown variant 'hypergammon': expected one of long, short, gulbara" in result.output
+    assert "rules: hypergammon: not judged (1 game)" in result.output  # not under long nardy's preset
     assert "rules: long opening=reroll head=classic block=turn" in result.output  # the option fits the long game
     data = json.loads(CliRunner().invoke(cli, ["validate", str(nack), "--format", "json"]).output)
-    assert data["rules"] == {"nackgammon: not judged": 1} and data["findings"][0]["rules"] == "nackgammon: not judged"
+    assert data["rules"] == {"hypergammon: not judged": 1} and data["findings"][0]["rules"] == "hypergammon: not judged"
     stats = CliRunner().invoke(cli, ["stats", str(nack), "-q", "--format", "json", "--by", "variant"])
     body = json.loads(stats.output[stats.output.index("{"):])
-    assert [(row["variant"], row["games"]) for row in body["summary"]] == [("nackgammon", 1)]
+    assert [(row["variant"], row["games"]) for row in body["summary"]] == [("hypergammon", 1)]
 
 
 def test_illegal_turn_then_replay_goes_on(tmp_path):

@@ -317,12 +317,37 @@ def test_an_impossible_position_is_an_error_naming_the_record():
     assert replay(games[0]).findings
 
 
-@pytest.mark.parametrize("variation, name", [(1, "Nackgammon"), (2, "Hypergammon"), (3, "Longgammon")])
+@pytest.mark.parametrize("variation, name", [(2, "Hypergammon"), (3, "Longgammon")])
 def test_a_match_of_another_variation_is_refused_by_name(variation, name):
     games, errors = read_bytes(pack([match_header(variation), *game(1)]))
     assert games == []
     assert errors == [(f"made.xg: record 1: the match is {name}, not backgammon: nardy reads only backgammon "
-                       "(short nardy) from XG files")]
+                       "and Nackgammon (short nardy) from XG files")]
+
+
+def nackgammon_position() -> bytes:
+    points = [0] * 26
+    for point, count in ((24, 2), (23, 2), (13, 4), (8, 3), (6, 4)):
+        points[point], points[25 - point] = count, -count
+    return struct.pack("<26b", *points)
+
+
+def test_a_nackgammon_match_is_short_nardy_from_its_start_as_gnubg_s_files_are_read():
+    """Nackgammon (variation 1) was refused whole; GNU Backgammon's MAT and SGF of it are read as
+    short nardy from the Nackgammon start, and so is XG's."""
+    start = nackgammon_position()
+    nack = [record(1, {21: start, 48: struct.pack("<i", 1), 56: struct.pack("<ii", -1, -1)}),
+            move(-1, (3, 1), (7, 4, 5, 4), start), footer(1, 1, 101)]
+    usual = [record(1, {21: start_position(), 48: struct.pack("<i", 2), 56: struct.pack("<ii", -1, -1)}),
+             move(1, (3, 1), (7, 4, 5, 4)), footer(-1, 1, 101)]
+    games, errors = read_bytes(pack([match_header(1), *nack, *usual]))
+    assert errors == []
+    nack_game, usual_game = games
+    assert nack_game.tags["Variant"] == "short" and nack_game.errors == []
+    assert nack_game.tags["Position"] == "short b 24x2,23x2,13x4,8x3,6x4 24x2,23x2,13x4,8x3,6x4"
+    assert replay(nack_game).findings == []
+    assert [error.message for error in usual_game.errors] == [
+        "record 5: the game starts from a position of its own, which nardy does not read from XG files yet"]
 
 
 def test_a_bad_file_in_a_directory_spares_the_others(tmp_path):

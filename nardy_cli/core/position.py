@@ -12,7 +12,7 @@ from typing import Final, cast
 from nardy_cli.core.compiled import Value
 from nardy_cli.core.moves import point_name
 from nardy_cli.core.sides import BAR, BLACK, OFF, SIDE_NAMES, SIDES, WHITE, Side
-from nardy_cli.core.variants import CHECKERS, HEAD, NAMES, VARIANTS, Board, VariantError, VariantName
+from nardy_cli.core.variants import CHECKERS, HEAD, NACKGAMMON_START, NAMES, VARIANTS, Board, VariantError, VariantName
 from nardy_cli.core.variants import variant as variant_entry
 
 
@@ -110,6 +110,11 @@ class Position(Value):
         except VariantError as error:
             raise PositionError(str(error)) from None
         return cls(entry.name, turn, entry.start, entry.start, frozenset(SIDES) if entry.first_turns else frozenset())
+
+    @classmethod
+    def nackgammon(cls, turn: Side = WHITE) -> Position:
+        """Nackgammon's start: how GNU Backgammon's and eXtreme Gammon's Nackgammon games are read."""
+        return cls("short", turn, NACKGAMMON_START, NACKGAMMON_START)
 
     def unchecked(self, turn: Side, white: Board, black: Board, first: frozenset[Side]) -> Position:
         """A copy with new boards, turn and first-turn sides, trusting the caller (the engine)

@@ -100,6 +100,10 @@ SHORT = Variant(
     options={"scoring": ("backgammon",), "cube": ("on", "off"), "crawford": ("on", "off"),
              "jacoby": ("off", "on")})
 
+NACKGAMMON_START: Final[Board] = tuple({24: 2, 23: 2, 13: 4, 8: 3, 6: 4}.get(p, 0) for p in range(26))
+"""The start of Nackgammon, a variation of backgammon that GNU Backgammon and eXtreme Gammon play:
+short nardy from this position (two checkers moved from the 13 and 6 points to the 23 point)."""
+
 GULBARA = Variant(
     "gulbara", "crazy nardy", _HEAD_START, bar=False, hits=False, opposite=LONG.opposite,
     head=True, six_block=True, first_turns=True, white_starts=True, opening_double=True, home_mars=True,

@@ -80,6 +80,9 @@ HEADER_TAGS: tuple[tuple[str, str], ...] = (
 
 VARIATIONS: tuple[tuple[str, str], ...] = (("Backgammon", "short"), ("LongNardy", "long"))
 """``Variation`` header values and the ``Variant`` tag values they stand for."""
+NACKGAMMON: Final = "NackGammon"
+"""The ``Variation`` of a Nackgammon match (as GNU Backgammon writes it): short nardy from
+Nackgammon's start, its games read with that ``Position`` tag (:meth:`GameRecord.starts_nackgammon`)."""
 
 _TAG_OF_KEY: Final = dict(HEADER_TAGS)
 _KEY_OF_TAG: Final = {tag: key for key, tag in HEADER_TAGS}
@@ -89,7 +92,8 @@ _VARIATION_OF_VARIANT: Final = {variant: variation for variation, variant in VAR
 GAME_TAGS: Final = ("MatchLength", "Game", "Score", "WhiteRating", "BlackRating", "Crawford", "Termination", "Result")
 """Tags the layout itself carries (match line, game line, score line, result); never headers."""
 UNWRITABLE_TAGS: Final = ("Position",)
-"""Tags MAT cannot express: every MAT game starts from the standard position."""
+"""Tags MAT cannot express: every MAT game starts from the standard position (or, under a
+``NackGammon`` variation, from Nackgammon's)."""
 RULE_HEADERS: Final = (("CrawfordRule", "crawford"), ("Jacoby", "jacoby"))
 """The tags of the headers that state a rule option of backgammon (``On``/``Off``), and the option."""
 
@@ -409,6 +413,9 @@ class _GameBuilder:
         """The finished record: header tags, then the tags of the layout, the result and how the game ended."""
         tags = dict(headers)
         tags.setdefault("Variant", "short")
+        nackgammon = tags["Variant"].lower() == NACKGAMMON.lower()
+        if nackgammon:
+            tags["Variant"] = "short"
         ratings: dict[str, str] = {}
         if self.names:
             tags, ratings = _with_players(tags, self.names)
@@ -426,6 +433,8 @@ class _GameBuilder:
             self._settle_result(tags)
         elif self._ends_with_empty_play():  # the last roll of an unfinished game, not played yet
             self.actions[-1].moves = None
+        if nackgammon:
+            self.record.set_nackgammon_start()
         self.record.comments[:0] = comments
         return self.record
 
@@ -751,12 +760,16 @@ write_games = TARGET.write_games
 
 def _headers(record: GameRecord, warnings: list[str]) -> list[tuple[str, str]]:
     headers = []
+    nackgammon = record.starts_nackgammon()
     for tag, value in record.tags.items():
         if tag == "Rules":
             value = _rules_beyond_headers(value, record.tags)
             if not value:
                 continue
-        if tag in UNWRITABLE_TAGS:
+        if nackgammon and tag in ("Variant", "Position"):
+            if tag == "Variant":
+                headers.append(_header_of_tag(tag, NACKGAMMON))
+        elif tag in UNWRITABLE_TAGS:
             warnings.append(f"tag {tag} ({value!r}) cannot be expressed: a MAT game starts from the standard position")
         elif tag not in GAME_TAGS:
             if "\n" in value or "\r" in value:
@@ -764,7 +777,7 @@ def _headers(record: GameRecord, warnings: list[str]) -> list[tuple[str, str]]:
                 value = " ".join(value.splitlines())
             headers.append(_header_of_tag(tag, value))
     if "Variant" not in record.tags:
-        headers.append(_header_of_tag("Variant", record.variant))
+        headers.append(_header_of_tag("Variant", NACKGAMMON if nackgammon else record.variant))
     return headers
 
 

@@ -70,8 +70,8 @@ DROPPED = {"FF", "GM", "CA", "AP", "GS"}
 SETUP = {"AE", "AW", "AB", "CV", "CP", "CO"}
 
 LONG_MARKER = "LongNardy"
-RULE_TOKENS = {"Crawford", "CrawfordGame", "Jacoby", "NoCube", LONG_MARKER}
-NACKGAMMON_START = {24: 2, 23: 2, 13: 4, 8: 3, 6: 4}
+NACKGAMMON = "Nackgammon"  # backgammon from Position.nackgammon()
+RULE_TOKENS = {"Crawford", "CrawfordGame", "Jacoby", "NoCube", NACKGAMMON, LONG_MARKER}
 
 _MOVE_VALUE = re.compile(r"([1-6])([1-6])([a-z]*)")
 _RESULT_VALUE = re.compile(r"([WB])\+(\d{1,9})?(R|Resign)?", re.IGNORECASE)
@@ -612,10 +612,7 @@ class _GameBuilder:
 
     def _start(self) -> Position:
         """The position a game starts from before any set-up."""
-        if "Nackgammon" in self.rule_tokens:
-            board = tuple(NACKGAMMON_START.get(point, 0) for point in range(26))
-            return Position("short", WHITE, board, board)
-        return Position.start(self.variant)
+        return Position.nackgammon() if NACKGAMMON in self.rule_tokens else Position.start(self.variant)
 
     def _dice(self, prop: _Property) -> Action | None:
         text = prop.text().strip()
@@ -716,7 +713,7 @@ class _GameBuilder:
             record.actions.append(self.resignation)
         elif record.actions and record.actions[-1].kind == "drop":
             tags.setdefault("Termination", "drop")
-        if (self.setup is not None or self.cube_set or "Nackgammon" in self.rule_tokens) and "Position" not in tags:
+        if (self.setup is not None or self.cube_set or NACKGAMMON in self.rule_tokens) and "Position" not in tags:
             self._position()
         if self.setup_after_play:
             tags["SGFSetup"] = ";".join(self.setup_after_play)
@@ -957,6 +954,8 @@ class _GameTree:
         if "SGFRules" in tags:
             tokens += [token for token in tags["SGFRules"].split(":") if token not in RULE_TOKENS]
             self.used.add("SGFRules")
+        if self.record.starts_nackgammon():
+            tokens.append(NACKGAMMON)
         if variant == "long":
             tokens.append(LONG_MARKER)
         said = Rules.preset(variant).with_options(_rule_settings(tokens, variant, is_match))
@@ -1014,7 +1013,7 @@ class _GameTree:
     # the other nodes
 
     def _setup_nodes(self) -> list[str]:
-        if "Position" not in self.used:
+        if "Position" not in self.used or self.record.starts_nackgammon():  # RU[Nackgammon] says it
             return []
         start = self.start
         node = f";PL[{SIDE_LETTER[start.turn]}]AE[a:y]"

@@ -21,12 +21,13 @@ import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import IO
+from typing import IO, Final
 
 from nardy_cli.core.moves import Move
 from nardy_cli.core.position import CHECKERS, Position, PositionError
 from nardy_cli.core.rules import Rules
-from nardy_cli.core.sides import BLACK, OFF, WHITE, Side, other
+from nardy_cli.core.sides import BAR, BLACK, OFF, WHITE, Side, other
+from nardy_cli.core.variants import NACKGAMMON_START, SHORT, Board
 from nardy_cli.notations import sniff_xg
 from nardy_cli.record import Action, Evaluation, GameRecord, InputError, RecordError, next_cell
 
@@ -46,8 +47,16 @@ _POSITION = struct.Struct("<26b")
 (HEADER_MATCH, HEADER_GAME, CUBE, MOVE, FOOTER_GAME, FOOTER_MATCH) = range(6)
 RECORD_TYPES = 7  # the seventh (tsMissing) holds nothing for a game record
 
-_START = [0, -2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2, 0]
-"""The usual start as a ``PositionEngine`` (player 1's checkers positive, by its point numbers)."""
+
+
+def _engine(white: Board, black: Board) -> list[int]:
+    """Two boards as a ``PositionEngine``: White's (player 1's) checkers positive by its point
+    numbers, 25 its bar; Black's negative, 0 its bar."""
+    return [-black[BAR]] + [white[point] - black[25 - point] for point in range(1, 25)] + [white[BAR]]
+
+
+_START: Final = _engine(SHORT.start, SHORT.start)
+_NACKGAMMON_START: Final = _engine(NACKGAMMON_START, NACKGAMMON_START)
 
 VARIATIONS = {0: "backgammon", 1: "Nackgammon", 2: "Hypergammon", 3: "Longgammon"}
 LEVELS = {0: "1-ply", 1: "2-ply", 2: "3-ply", 12: "3-ply red", 3: "4-ply", 4: "5-ply", 5: "6-ply", 6: "7-ply",
@@ -271,6 +280,7 @@ class _MatchReader:
         self.match_comments: list[str] = []
         self.match_length: str | None = None
         self.game: _Game | None = None
+        self.nackgammon = False  # the match's variation: backgammon from Nackgammon's start
         self.number = 0  # the record being read, from 1
 
     def comment(self, index: int) -> list[str]:
@@ -317,16 +327,19 @@ class _MatchReader:
     def finish(self) -> GameRecord:
         assert self.game is not None
         record, self.game = self.game.record, None
+        if self.nackgammon:
+            record.set_nackgammon_start()
         return record
 
     # -- the records --
 
     def read_match_header(self, record: bytes) -> None:
         variation = _int(record, 96)
-        if variation != 0:
+        if variation not in (0, 1):
             name = VARIATIONS.get(variation, f"variation {variation}")
             raise InputError(f"{self.source}: record {self.number}: the match is {name}, not backgammon: nardy reads "
-                             "only backgammon (short nardy) from XG files")
+                             "only backgammon and Nackgammon (short nardy) from XG files")
+        self.nackgammon = variation == 1
         version = _int(record, 552)
         unicode = version >= 24
 
@@ -375,7 +388,7 @@ class _MatchReader:
                 tags[side + "Rating"] = elo.split("/", 1)[0]
         game = GameRecord(tags=tags, source=self.source, line=self.number)
         start = _position(record, 21)
-        if any(start) and start != _START:
+        if any(start) and start != (_NACKGAMMON_START if self.nackgammon else _START):
             game.errors.append(RecordError(self.number, 1, f"record {self.number}: the game starts from a position "
                                                           "of its own, which nardy does not read from XG files yet"))
         game.comments = list(self.match_comments) + self.comment(_int(record, 56))

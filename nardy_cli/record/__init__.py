@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, SupportsIndex
 
+from nardy_cli.core.position import Position, PositionError
 from nardy_cli.core.sides import BLACK, SIDE_NAMES, WHITE, Side
 
 # the actions and their analysis live in nardy_cli.record.actions (compiled); named here too, as before
@@ -179,6 +180,23 @@ class GameRecord:
 
     def player(self, side: Side) -> str:
         return self.tags.get(SIDE_NAMES[side], "?")
+
+    def starts_nackgammon(self) -> bool:
+        """Whether the game is Nackgammon as GNU Backgammon's and eXtreme Gammon's files say it:
+        short nardy whose ``Position`` tag is Nackgammon's start, the side of its first action to roll."""
+        if self.variant != "short" or "Position" not in self.tags:
+            return False
+        try:
+            return Position.parse(self.tags["Position"]) == self._nackgammon()
+        except PositionError:
+            return False
+
+    def set_nackgammon_start(self) -> None:
+        """Make the game's ``Position`` tag Nackgammon's start, the side of its first action to roll."""
+        self.tags["Position"] = str(self._nackgammon())
+
+    def _nackgammon(self) -> Position:
+        return Position.nackgammon(self.actions[0].side if self.actions else WHITE)
 
     def title(self) -> str:
         """``White – Black`` for messages."""
