@@ -317,6 +317,16 @@ def test_a_game_scored_by_an_unstated_rule_counts_its_declared_points_in_the_mat
     assert report["findings"] == [] and len(report["notes"]) == 3  # two Jacoby notes, the match unfinished
 
 
+@pytest.mark.parametrize("number", ["1", "01", " 1 "])
+def test_a_game_numbered_one_starts_another_match_however_the_number_is_written(tmp_path, number):
+    first = ntn_game("2-0", '[MatchLength "16"]', '[Game "1"]', '[Score "0-0"]')
+    again = ntn_game("2-0", '[MatchLength "16"]', f'[Game "{number}"]', '[Score "0-0"]')
+    path = tmp_path / "two.ntn"
+    path.write_text(first + "\n" + again, encoding="utf-8")
+    report = json.loads(CliRunner().invoke(cli, ["validate", str(path), "--format", "json", "--jobs", "1"]).stdout)
+    assert report["findings"] == [] and report["matches"] == 2
+
+
 MATCH_MESSAGES = [
     "the score before this game is stated as 0-1 but the games before give 1-0",
     "tagged as the Crawford game, but at 3-1 in a 5-point match it is not the Crawford game",

@@ -130,8 +130,9 @@ def is_money(length: int) -> bool:
 
 def is_first_game(number: str | None) -> bool:
     """Whether a game's number (its ``Game`` tag) makes it the first game of a match, another match
-    than the games before it with the same players."""
-    return (number or "").strip() == "1"
+    than the games before it with the same players: ``1``, written as it may be (``01``)."""
+    text = (number or "").strip()
+    return text.isdecimal() and int(text) == 1
 
 
 def is_crawford_game(score: Score, length: int, *, crawford_played: bool | None = False) -> bool | None:
