@@ -169,6 +169,19 @@ def test_comments_attach_to_the_action_before_them() -> None:
     assert game.actions[1].comments == ["fine", "last } one \\ [x"]
 
 
+@pytest.mark.parametrize("comment", ["  spaced  ", "\xa0nbsp", "tail ", "\nline\n", " ", "   ", "a\\ ",
+                                     "a\\\\ ", " [tag-like", "x\n [y ", "} ", " \\"])
+def test_a_comment_keeps_the_spaces_at_its_ends_through_a_round_trip(comment: str) -> None:
+    """The reader strips a comment's edges, so they were lost: the writer escapes them (``\\ ``)."""
+    game = read_one("1. 63: 24/18/15 *")
+    game.comments, game.actions[0].comments = [comment], [comment]
+    text, warnings = write([game])
+    back = read_one(text)
+    assert warnings == [] and back.comments == [comment] and back.actions[0].comments == [comment]
+    assert read_one("{  padded\t}\n1. 63: 24/18/15 { \\  one } *").comments == ["padded"]
+    assert read_one("1. 63: 24/18/15 { \\  one } *").actions[0].comments == ["  one"]
+
+
 def test_multiple_games_with_and_without_tags() -> None:
     games = read(LONG_GAME + "\n" + SHORT_GAME + "63: 24/18/15 51: 24/19/18 *\n52: 24/19/17 0-1\n")
     assert [g.result for g in games] == ["2-0", "2-0", "*", "0-1"]

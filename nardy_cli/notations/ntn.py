@@ -67,7 +67,7 @@ _RESULT_RE: Final = re.compile(RESULT_TOKEN)
 _VALUE_RE: Final = re.compile(rf"[1-9]\d{{0,{VALUE_DIGITS - 1}}}")
 # Unrolled loops ([^x]*(?:\\.[^x]*)*) take linear time on any text, long or unclosed.
 _COMMENT_BODY_RE: Final = re.compile(r"[^\\}]*(?:\\(?:.|\Z)[^\\}]*)*", re.DOTALL)
-_COMMENT_UNESCAPE_RE: Final = re.compile(r"\\([\\}\[])")
+_COMMENT_UNESCAPE_RE: Final = re.compile(r"\\([\\}\[\s])")
 _TAG_UNESCAPE_RE: Final = re.compile(r'\\(["\\])')
 _SPACE_RE: Final = re.compile(r"\s*")
 _SNIFF_RE: Final = re.compile(r'^\s*\[Variant\s*"(?:long|short|gulbara)"\s*\]|(?:^|\s)[1-6]-?[1-6]:(?:\s|$)',
@@ -169,8 +169,13 @@ def _dice(text: str) -> tuple[int, int] | None:
 
 
 def _comment_text(parts: list[str]) -> str:
-    """The text of a ``{...}`` comment from its lines, undoing :func:`_escape_comment`."""
-    return _COMMENT_UNESCAPE_RE.sub(r"\1", "\n".join(parts))
+    """The text of a ``{...}`` comment from its lines, its edges stripped but for escaped spaces,
+    undoing :func:`_escape_comment`."""
+    raw = "\n".join(parts).lstrip()
+    end = len(raw.rstrip())
+    if end < len(raw) and (end - len(raw[:end].rstrip("\\"))) % 2:  # the space after it is escaped
+        end += 1
+    return _COMMENT_UNESCAPE_RE.sub(r"\1", raw[:end])
 
 
 def _match_end(pattern: re.Pattern[str], text: str, position: int) -> int:
@@ -431,7 +436,7 @@ class _Reader:
             except analysis.AnalysisError as error:
                 self._error(line, 1, str(error))
             return
-        (game.actions[-1].comments if game.actions else game.comments).append(text.strip())
+        (game.actions[-1].comments if game.actions else game.comments).append(text)
 
     # -- movetext --
 
@@ -447,7 +452,7 @@ class _Reader:
                 self.in_tag_section = False
                 if kind == "comment":  # the last of the tokens
                     if token == ";":
-                        self._attach_comment(line, text[end:])
+                        self._attach_comment(line, text[end:].strip())
                         return
                     self.comment = _OpenComment(line, column)
                     position = self._continue_comment(text, end)
@@ -665,9 +670,15 @@ def _tag_text(name: str, value: str, warnings: list[str]) -> str:
 
 
 def _escape_comment(text: str) -> str:
-    """``\\`` and ``}`` escaped everywhere, ``[`` where it begins a line (it would look like a tag)."""
+    """``\\`` and ``}`` escaped everywhere, ``[`` where it begins a line (it would look like a tag),
+    and a space at either end (the reader strips a comment's edges)."""
     escaped = text.replace("\\", "\\\\").replace("}", "\\}")
-    return re.sub(r"(?m)^(\s*)\[", r"\1\\[", escaped)
+    escaped = re.sub(r"(?m)^(\s*)\[", r"\1\\[", escaped)
+    if escaped[:1].isspace():
+        escaped = "\\" + escaped
+    if escaped[-1:].isspace() and (len(escaped) - 1 - len(escaped[:-1].rstrip("\\"))) % 2 == 0:
+        escaped = escaped[:-1] + "\\" + escaped[-1]
+    return escaped
 
 
 def _movetext_lines(actions: list[Action], warnings: list[str]) -> list[str]:
