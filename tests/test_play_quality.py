@@ -3,7 +3,9 @@ XG's own stored figures, added up here straight from the files' records, indepen
 from __future__ import annotations
 
 import json
+import re
 import struct
+import subprocess
 import zlib
 from collections import defaultdict
 from pathlib import Path
@@ -146,6 +148,52 @@ def test_gnubg_move_analysis_in_sgf_is_read():
         (Evaluation("move", "gnubg 2-ply", 0.1, 0.25, 0.125),), ()]
     quality = game_quality(game)
     assert (quality["Ann"].decisions, quality["Ann"].lost, quality["Ann"].luck) == (1, pytest.approx(0.15), 0.125)
+
+
+def test_gnubg_s_best_play_is_the_first_listed_not_the_highest_equity() -> None:
+    """Analysing at 1 ply, gnubg lists after its best the plays it looked at no deeper (``0C``):
+    their equities are not comparable, and one of them (-0.475) was taken as the best."""
+    from nardy_cli.notations.gnubg_analysis import move_evaluation
+
+    plays = ["1", "svwx E ver 3 0.25 0.01 0 0.02 0 -0.486631 1C 0 1 0.0 1",
+             "svuv E ver 3 0.25 0.01 0 0.02 0 -0.488579 1C 0 1 0.0 1",
+             "ilij E ver 3 0.26 0.01 0 0.02 0 -0.475031 0C 0 1 0.0 1"]
+    evaluation = move_evaluation(plays, "-0.08823")
+    assert evaluation == Evaluation("move", "gnubg 1-ply", -0.488579, -0.486631, -0.08823)
+    assert evaluation is not None and evaluation.lost == pytest.approx(0.001948)
+
+
+def test_the_figures_of_a_match_gnubg_analysed_are_gnubg_s_own(gnubg: str, tmp_path: Path) -> None:
+    """Per player, the decisions, equity lost and luck that nardy sums from GNU Backgammon's
+    analysis saved in SGF are gnubg's own checker-play and luck totals (``show statistics match``);
+    its cube analysis is not read (README). At 1 ply gnubg lists the plays it looked at no deeper,
+    at 0 ply, after its best: nardy took the highest equity of the list as the best, not the first."""
+    source = Path(__file__).parent / "data" / "sgf" / "hsbt_paris_2023_unger_job_7pt.sgf"
+    analysed, script = tmp_path / "analysed.sgf", tmp_path / "commands.txt"
+    script.write_text("\n".join([
+        "set display off", *(f"set analysis {what} evaluation plies {plies}"
+                             for what, plies in (("chequerplay", 1), ("cubedecision", 1), ("luck", 0))),
+        f'load match "{source}"', "analyse match", f'save match "{analysed}"', "show statistics match"]) + "\n")
+    run = subprocess.run([gnubg, "-t", "-q", "-c", str(script)], capture_output=True, text=True,
+                         stdin=subprocess.DEVNULL, timeout=300)
+
+    def row(label: str) -> list[str]:  # the first row so labelled: checker play's before cube's
+        line = next(line for line in run.stdout.splitlines() if line.startswith(label))
+        return re.findall(r"[-+]?\d+(?:\.\d+)?(?= \(|\s*$|\s{2})", line[len(label):])
+
+    ours: dict[str, list[float]] = defaultdict(lambda: [0, 0.0, 0.0])
+    for game in iter_games([str(analysed)], on_error=pytest.fail):
+        for player, quality in game_quality(game.record).items():
+            ours[player] = [ours[player][0] + quality.decisions, ours[player][1] + quality.lost,
+                            ours[player][2] + quality.luck]
+    header = next(line for line in run.stdout.splitlines() if line.startswith("Player"))
+    players = sorted(ours, key=header.find)  # gnubg's columns, named as they are (with spaces)
+    theirs = {player: (int(moves), abs(float(lost)), float(luck)) for player, moves, lost, luck in
+              zip(players, row("Unforced moves"), row("Error total EMG"), row("Luck total EMG"))}
+    assert len(theirs) == 2 and all(header.find(player) > 0 for player in players)
+    for player, (moves, lost, luck) in theirs.items():
+        assert ours[player][0] == moves and ours[player][1] == pytest.approx(lost, abs=6e-4)
+        assert ours[player][2] == pytest.approx(luck, abs=6e-4)
 
 
 @needs_corpus

@@ -3,8 +3,9 @@
 gnubg writes, on the node of a roll, ``A[i][move E ver 3 p1 p2 p3 p4 p5 equity 2C ...]...``
 (the plays it evaluated, best first; ``i`` is the index of the play made; each ``E`` entry
 holds five winning chances, the play's equity and its evaluation level, ``2C`` for 2-ply
-cubeful) and ``LU[luck]`` (the luck of the roll; ``-inf`` when not computed). Rollout entries
-(``R``) and the cube analysis (``DA``) are not read.
+cubeful; the plays gnubg did not look at more deeply come last, at fewer plies) and
+``LU[luck]`` (the luck of the roll; ``-inf`` when not computed). Rollout entries (``R``) and
+the cube analysis (``DA``) are not read.
 """
 from __future__ import annotations
 
@@ -48,7 +49,7 @@ def move_evaluation(plays: list[str] | None, luck: str | None) -> Evaluation | N
         if index < len(entries) and all(entries):
             judged = [entry for entry in entries if entry]
             played, level = judged[index]
-            best = max(equity for equity, _ in judged)
+            best = judged[0][0]  # gnubg's best, listed first: plays below it may be of fewer plies
     if played is None and lucky is None:
         return None
     return Evaluation("move", level, played, best, lucky)

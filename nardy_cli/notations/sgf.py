@@ -528,7 +528,8 @@ class _GameBuilder:
             action = self._move(move) or action
         if judged and action is not None:
             action.analysis += tuple(judged)
-        elif gnubg and action is not None and action.kind == "roll":
+        elif gnubg and action is not None and action.kind == "roll" and action.moves is not None:
+            # (not on DI's roll, never played: its player resigned; gnubg's statistics leave its luck out)
             evaluation = gnubg_analysis.move_evaluation(gnubg.get("A"), next(iter(gnubg.get("LU", ())), None))
             action.analysis += (evaluation,) if evaluation else ()
         if not comments:
