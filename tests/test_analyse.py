@@ -69,3 +69,13 @@ def test_a_match_of_a_variant_nardy_does_not_know_is_left_out_not_an_error(runne
     result = runner.invoke(cli, ["analyse", "--engine", "gnubg", str(nack), "--format", "csv"])
     assert result.exit_code == 0, result.output
     assert "no match of short nardy in the inputs" in result.stderr and "Error" not in result.output
+
+
+def test_the_text_table_prints_a_game_number_as_a_whole_number():
+    """The match rows have no game number; the column printed 1.0 for game 1 (pandas' float column)."""
+    from nardy_cli.reporting.printed import format_rows
+
+    rows: list[dict[str, object]] = [{"scope": "match", "game": None, "player": "Ann"},
+                                     {"scope": "game", "game": 1, "player": "Ann"}]
+    assert [line.split() for line in format_rows(rows, ("scope", "game", "player"), "table").splitlines()] == [
+        ["scope", "game", "player"], ["match", "Ann"], ["game", "1", "Ann"]]

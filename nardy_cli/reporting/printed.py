@@ -129,4 +129,6 @@ def format_rows(rows: list[dict[str, Any]], columns: tuple[str, ...], output_for
         return buffer.getvalue().rstrip("\n")
     if not rows:
         return "no matches analysed"
-    return text_table(columns, [[row.get(column) for column in columns] for row in rows], objects=True)
+    # a gap as "", not as pandas leaves it: a column of whole numbers with a gap printed 1.0
+    return text_table(columns, [["" if row.get(column) is None else row[column] for column in columns]
+                                for row in rows], objects=True)
