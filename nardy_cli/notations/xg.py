@@ -48,7 +48,6 @@ _POSITION = struct.Struct("<26b")
 RECORD_TYPES = 7  # the seventh (tsMissing) holds nothing for a game record
 
 
-
 def _engine(white: Board, black: Board) -> list[int]:
     """Two boards as a ``PositionEngine``: White's (player 1's) checkers positive by its point
     numbers, 25 its bar; Black's negative, 0 its bar."""
