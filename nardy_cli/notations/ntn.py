@@ -168,12 +168,17 @@ def _dice(text: str) -> tuple[int, int] | None:
     return written_dice(text, 0, 2) if len(text) == 3 and text[1] == "-" else None
 
 
+def _escapes_next(text: str) -> bool:
+    """Whether ``text`` ends with a ``\\`` that escapes what follows (an odd number of them)."""
+    return (len(text) - len(text.rstrip("\\"))) % 2 == 1
+
+
 def _comment_text(parts: list[str]) -> str:
     """The text of a ``{...}`` comment from its lines, its edges stripped but for escaped spaces,
     undoing :func:`_escape_comment`."""
     raw = "\n".join(parts).lstrip()
     end = len(raw.rstrip())
-    if end < len(raw) and (end - len(raw[:end].rstrip("\\"))) % 2:  # the space after it is escaped
+    if end < len(raw) and _escapes_next(raw[:end]):  # the space after it is escaped
         end += 1
     return _COMMENT_UNESCAPE_RE.sub(r"\1", raw[:end])
 
@@ -676,7 +681,7 @@ def _escape_comment(text: str) -> str:
     escaped = re.sub(r"(?m)^(\s*)\[", r"\1\\[", escaped)
     if escaped[:1].isspace():
         escaped = "\\" + escaped
-    if escaped[-1:].isspace() and (len(escaped) - 1 - len(escaped[:-1].rstrip("\\"))) % 2 == 0:
+    if escaped[-1:].isspace() and not _escapes_next(escaped[:-1]):
         escaped = escaped[:-1] + "\\" + escaped[-1]
     return escaped
 

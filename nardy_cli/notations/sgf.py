@@ -852,6 +852,7 @@ class _GameTree:
         self.warnings: list[str] = []
         self.regrouped = 0  # plays whose moves SGF writes otherwise grouped
         self.start = self._start()
+        self.nackgammon = record.starts_nackgammon()  # RU[Nackgammon] says the start, no set-up nodes
         # the rules of the Rules tag, or the variant's preset when the tag does not fit it (then kept in NT)
         self.rules, self.rules_error = tag_rules(self.variant, self.tags.get("Rules"))
 
@@ -955,7 +956,7 @@ class _GameTree:
         if "SGFRules" in tags:
             tokens += [token for token in tags["SGFRules"].split(":") if token not in RULE_TOKENS]
             self.used.add("SGFRules")
-        if self.record.starts_nackgammon():
+        if self.nackgammon:
             tokens.append(NACKGAMMON)
         if variant == "long":
             tokens.append(LONG_MARKER)
@@ -1014,7 +1015,7 @@ class _GameTree:
     # the other nodes
 
     def _setup_nodes(self) -> list[str]:
-        if "Position" not in self.used or self.record.starts_nackgammon():  # RU[Nackgammon] says it
+        if "Position" not in self.used or self.nackgammon:
             return []
         start = self.start
         node = f";PL[{SIDE_LETTER[start.turn]}]AE[a:y]"
