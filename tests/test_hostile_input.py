@@ -177,15 +177,36 @@ def test_valid_utf8_is_never_read_as_cp1251(tmp_path):
 
 def auto_decoded(data: bytes) -> str:
     """The rule formats/input.md states for a file without a byte-order mark: line by line,
-    UTF-8 where valid, else CP1251 until the file has shown a UTF-8 letter, else U+FFFD."""
-    decoded, utf8_letters = [], False
+    UTF-8 where valid, else the code page the first telling line shows (CP1251 until one does)
+    until the file has shown a UTF-8 letter, else U+FFFD."""
+    decoded, utf8_letters, page = [], False, None
     for line in data.splitlines(keepends=True):
         try:
             decoded.append(line.decode("utf-8"))
             utf8_letters = utf8_letters or not line.isascii()
         except UnicodeDecodeError:
-            decoded.append(line.decode("utf-8" if utf8_letters else "cp1251", errors="replace"))
+            page = page or sources.code_page(line)
+            decoded.append(line.decode("utf-8" if utf8_letters else page or "cp1251", errors="replace"))
     return "".join(decoded)
+
+
+@pytest.mark.parametrize(("text", "encoding", "page"), [
+    ("Петрова А.", "cp1251", "cp1251"), ("Aлиев", "cp1251", "cp1251"),  # a Latin A typed among Russian letters
+    ("Ли Ян", "cp1251", "cp1251"), ("в", "cp1251", None), ("№5", "cp1251", None),
+    ("Jörgen Müller", "cp1252", "cp1252"), ("Ærø", "cp1252", "cp1252"), ("Sebastião", "cp1252", "cp1252"),
+    ("Café à Paris", "cp1252", "cp1252"), ("Ó", "cp1252", None),
+])
+def test_the_code_page_of_a_line_by_hand(text, encoding, page):
+    assert sources.code_page(text.encode(encoding)) == page
+
+
+def test_a_western_windows_file_keeps_its_accented_names(tmp_path):
+    """An old server's MAT export in CP1252: read as CP1251, ``Jörgen`` became ``Jцrgen``."""
+    text = (HOSTILE / "cp1251-crlf.mat").read_bytes().decode("cp1251").replace("Петрова А.", "Jörgen Ærø")
+    path = tmp_path / "western.mat"
+    path.write_bytes(text.encode("cp1252"))
+    (mat,), errors = read_all(path)
+    assert not errors and not mat.record.errors and mat.record.tags["Black"] == "Jörgen Ærø"
 
 
 def test_a_stray_byte_costs_only_its_line(tmp_path):

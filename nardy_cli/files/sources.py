@@ -3,9 +3,10 @@
 Every input is read as a stream of decoded text lines: memory does not grow
 with the size of a file, only with its longest line. The encoding is told from a
 byte-order mark, else from NUL bytes (UTF-16 without a mark), else the text is
-decoded line by line: a line that is valid UTF-8 is UTF-8, another is CP1251 (Russian
-Windows) until the file has shown UTF-8 letters, after which its bad bytes become U+FFFD.
-A line that is valid UTF-8 is never read as CP1251. The user may name an encoding.
+decoded line by line: a line that is valid UTF-8 is UTF-8, another is a Windows code page
+(CP1251, Russian, or CP1252, Western: :func:`code_page`) until the file has shown UTF-8
+letters, after which its bad bytes become U+FFFD. A line that is valid UTF-8 is never read
+otherwise. The user may name an encoding.
 Compression is told from the name (``.gz``, ``.bz2``, ``.xz``), else from the
 first bytes. formats/input.md says all this for users.
 """
@@ -88,17 +89,19 @@ class _Decoder(Protocol):
     def decode(self, data: bytes, final: bool = False) -> str: ...
 
 
-class _Utf8OrCp1251:
-    """Line by line: a line that is valid UTF-8 is UTF-8; another is CP1251 until the file has
-    shown a UTF-8 letter, after which its bad bytes are damage (U+FFFD). Decoding each line on
-    its own, a stray byte costs only its line, and a valid UTF-8 region is never read otherwise.
+class _Utf8OrCodePage:
+    """Line by line: a line that is valid UTF-8 is UTF-8; another is in a Windows code page (the
+    first :func:`code_page` tells, kept for the rest of the file) until the file has shown a
+    UTF-8 letter, after which its bad bytes are damage (U+FFFD). Decoding each line on its own, a
+    stray byte costs only its line, and a valid UTF-8 region is never read otherwise.
 
-    Splitting at line-end bytes is safe: in UTF-8 and CP1251 they are never part of a letter.
+    Splitting at line-end bytes is safe: in UTF-8 and these code pages they are never part of a letter.
     """
 
     def __init__(self) -> None:
         self._partial: list[bytes] = []  # the start of a line that goes on in the next chunk
         self._utf8_letters = False  # the file has shown non-ASCII UTF-8
+        self._code_page: str | None = None  # told by a line's letters, for the whole file
 
     def decode(self, data: bytes, final: bool = False) -> str:
         end = len(data) if final else max(data.rfind(b"\n"), data.rfind(b"\r")) + 1
@@ -118,9 +121,35 @@ class _Utf8OrCp1251:
         try:
             text = line.decode("utf-8")
         except UnicodeDecodeError:
-            return line.decode("utf-8" if self._utf8_letters else "cp1251", errors="replace")
+            if self._utf8_letters:
+                return line.decode("utf-8", errors="replace")
+            page = self._code_page or code_page(line)
+            if page is None:
+                page = "cp1251"  # a lone byte tells nothing: the Russian page, for now
+            else:
+                self._code_page = page
+            return line.decode(page, errors="replace")
         self._utf8_letters = self._utf8_letters or not line.isascii()
         return text
+
+
+_HIGH_RUN = re.compile(rb"[\x80-\xff]+")
+
+
+def code_page(line: bytes) -> str | None:
+    """The Windows code page of a line that is not UTF-8, by how its non-ASCII letters stand:
+    ``cp1251`` (Russian) when some stand three or more in a row, or two in a row between no Latin
+    letters (a Russian word); else ``cp1252`` (Western European) when some stand beside a Latin
+    letter (an accented letter in a word: ``Müller``, ``Jörgen``); else None (a lone byte, which
+    tells neither)."""
+    latin = False
+    for run in _HIGH_RUN.finditer(line):
+        start, end = run.span()
+        beside_latin = line[start - 1:start].isalpha() or line[end:end + 1].isalpha()
+        if end - start >= 3 or (end - start == 2 and not beside_latin):
+            return "cp1251"
+        latin = latin or beside_latin
+    return "cp1252" if latin else None
 
 
 def check_encoding(encoding: str) -> None:
@@ -158,7 +187,7 @@ def _utf16_high_bytes(high: bytes) -> bool:
 def _decoder(encoding: str | None, head: bytes) -> _Decoder:
     encoding = encoding or sniff_encoding(head)
     if encoding is None:
-        return _Utf8OrCp1251()
+        return _Utf8OrCodePage()
     return codecs.getincrementaldecoder(encoding)(errors="replace")
 
 
