@@ -195,6 +195,8 @@ def auto_decoded(data: bytes) -> str:
     ("Ли Ян", "cp1251", "cp1251"), ("в", "cp1251", None), ("№5", "cp1251", None),
     ("Jörgen Müller", "cp1252", "cp1252"), ("Ærø", "cp1252", "cp1252"), ("Sebastião", "cp1252", "cp1252"),
     ("Café à Paris", "cp1252", "cp1252"), ("Ó", "cp1252", None),
+    ("Exported by “NardyClub” – 2026", "cp1252", None),  # the same punctuation in both pages: no letter
+    ("«Кубок Казани»", "cp1251", "cp1251"), ("Ёлкин", "cp1251", "cp1251"),
 ])
 def test_the_code_page_of_a_line_by_hand(text, encoding, page):
     assert sources.code_page(text.encode(encoding)) == page

@@ -133,7 +133,7 @@ class _Utf8OrCodePage:
         return text
 
 
-_HIGH_RUN = re.compile(rb"[\x80-\xff]+")
+_LETTERS = re.compile(rb"[\xc0-\xff]+")  # letters in both pages (below: mostly punctuation, much of it shared)
 
 
 def code_page(line: bytes) -> str | None:
@@ -141,9 +141,9 @@ def code_page(line: bytes) -> str | None:
     ``cp1251`` (Russian) when some stand three or more in a row, or two in a row between no Latin
     letters (a Russian word); else ``cp1252`` (Western European) when some stand beside a Latin
     letter (an accented letter in a word: ``Müller``, ``Jörgen``); else None (a lone byte, which
-    tells neither)."""
+    tells neither: so does a line of typographic quotes and dashes alone, the same in both)."""
     latin = False
-    for run in _HIGH_RUN.finditer(line):
+    for run in _LETTERS.finditer(line):
         start, end = run.span()
         beside_latin = line[start - 1:start].isalpha() or line[end:end + 1].isalpha()
         if end - start >= 3 or (end - start == 2 and not beside_latin):
