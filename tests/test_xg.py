@@ -346,8 +346,9 @@ def test_a_nackgammon_match_is_short_nardy_from_its_start_as_gnubg_s_files_are_r
     assert nack_game.tags["Variant"] == "short" and nack_game.errors == []
     assert nack_game.tags["Position"] == "short b 24x2,23x2,13x4,8x3,6x4 24x2,23x2,13x4,8x3,6x4"
     assert replay(nack_game).findings == []
-    assert [error.message for error in usual_game.errors] == [
-        "record 5: the game starts from a position of its own, which nardy does not read from XG files yet"]
+    # in a Nackgammon match, a game from backgammon's start is a game from a position of its own
+    assert usual_game.errors == [] and replay(usual_game).findings == []
+    assert usual_game.tags["Position"] == "short w 24x2,13x5,8x3,6x5 24x2,13x5,8x3,6x5"
 
 
 def test_a_bad_file_in_a_directory_spares_the_others(tmp_path):
@@ -450,15 +451,48 @@ def test_the_benchmark_runs_at_a_tiny_size():
     assert run.stdout.count("games/s") == 2 and "MiB held" in run.stdout
 
 
-def test_a_game_from_a_position_of_its_own_is_an_error_not_a_wrong_replay():
+def test_a_game_from_a_position_of_its_own_without_a_record_to_tell_it_is_an_error():
     header = game_header(1)
     elsewhere = struct.pack("<26b", 0, -15, *([0] * 22), 15, 0)
     header = header[:21] + elsewhere + header[47:]
-    games, errors = read_bytes(pack([match_header(), header, move(1, (3, 1), (7, 4, 5, 4)), footer(-1, 1, 101)]))
+    games, errors = read_bytes(pack([match_header(), header, footer(-1, 1, 101)]))
     assert errors == []
     assert [error.message for error in games[0].errors] == [
-        "record 2: the game starts from a position of its own, which nardy does not read from XG files yet"]
-    assert replay(games[0]).findings
+        "record 3: the game starts from a position of its own, and no cube or move record tells it"]
+
+
+@needs_corpus
+@pytest.mark.parametrize("path", XG_FILES, ids=lambda path: path.name)
+def test_a_game_from_a_position_of_its_own_starts_there_with_its_cube(path):
+    """A real game cut after its first take, as XG saves a game played from a position: its header
+    holds the checkers, not the cube; its first record holds both."""
+    records = list(xg._file_records(path.read_bytes(), path.name))
+    kinds = [record[8] for record in records]
+    game, first_take = 0, None
+    for index, record in enumerate(records):
+        game += kinds[index] == 1
+        if kinds[index] == 2 and struct.unpack_from("<ii", record, 16) == (1, 1):
+            first_take = index
+            break
+    assert first_take is not None
+    start = kinds.index(3, first_take)  # the first roll after the take
+    header = max(index for index in range(start) if kinds[index] == 1)
+    end = kinds.index(4, start)  # the game's footer
+    own_start = records[header][:21] + records[start][9:35] + records[header][47:]
+    games, errors = read_bytes(pack([records[0], own_start, *records[start:end + 1]]))
+    original = read_xg(path.name)[game - 1]
+    rolls_before = sum(kind == 3 for kind in kinds[header:start])
+    before = replay(original).turns[rolls_before].before
+    (cut,) = games
+    assert errors == [] and not cut.errors
+    assert cut.tags["Position"] == str(before) and before.cube_value == 2 and before.cube_owner is not None
+    def played(actions):
+        return [(a.side, a.kind, a.dice, a.moves, a.value, a.analysis, a.comments) for a in actions]
+
+    assert played(cut.actions) == played(original.actions[len(original.actions) - len(cut.actions):])
+    replayed = replay(cut)
+    assert not replayed.findings and replayed.final == replay(original).final
+    assert cut.result == original.result
 
 
 @needs_corpus

@@ -261,6 +261,7 @@ class _Game:
     pending_cube: dict[str, Evaluation] = field(default_factory=dict)  # a side's "no double" judgement
     cube_value: int = 1
     footer_comment: int = -1
+    own_start: bool = False  # it starts from a position of its own, read from its first cube or move record
 
     def add(self, action: Action) -> None:
         """Add ``action``, numbered with the row it fills (as MAT and NTN lay actions out)."""
@@ -313,6 +314,8 @@ class _MatchReader:
                 raise InputError(f"{self.source}: record {self.number}: a {('cube', 'move', 'game footer')[kind - 2]} "
                                  "record before any game header; the file is damaged")
             try:
+                if self.game.own_start and kind != FOOTER_GAME:
+                    self.read_start(record)
                 if kind == CUBE:
                     self.read_cube(record)
                 elif kind == MOVE:
@@ -325,9 +328,11 @@ class _MatchReader:
 
     def finish(self) -> GameRecord:
         assert self.game is not None
+        if self.game.own_start:
+            self.error("the game starts from a position of its own, and no cube or move record tells it")
+        elif self.nackgammon and "Position" not in self.game.record.tags:
+            self.game.record.set_nackgammon_start()
         record, self.game = self.game.record, None
-        if self.nackgammon:
-            record.set_nackgammon_start()
         return record
 
     # -- the records --
@@ -387,12 +392,24 @@ class _MatchReader:
                 tags[side + "Rating"] = elo.split("/", 1)[0]
         game = GameRecord(tags=tags, source=self.source, line=self.number)
         start = _position(record, 21)
-        if any(start) and start != (_NACKGAMMON_START if self.nackgammon else _START):
-            game.errors.append(RecordError(self.number, 1, f"record {self.number}: the game starts from a position "
-                                                          "of its own, which nardy does not read from XG files yet"))
         game.comments = list(self.match_comments) + self.comment(_int(record, 56))
         self.match_comments = []
-        self.game = _Game(game, footer_comment=_int(record, 60))
+        self.game = _Game(game, footer_comment=_int(record, 60),
+                          own_start=any(start) and start != (_NACKGAMMON_START if self.nackgammon else _START))
+
+    def read_start(self, record: bytes) -> None:
+        """The ``Position`` tag of a game from a position of its own (XG's "play from this
+        position"): its first record's position and cube, which no action has changed yet (the game
+        header holds the checkers, but not the cube)."""
+        assert self.game is not None
+        self.game.own_start = False
+        self.check_possible(_record_engine_position(record))
+        try:
+            position = _record_position(record)
+        except PositionError as problem:
+            raise _BadRecord(f"the game's own start is not a position: {problem}") from None
+        self.game.record.tags["Position"] = str(position)
+        self.game.cube_value = position.cube_value
 
     def read_cube(self, record: bytes) -> None:
         assert self.game is not None
@@ -548,11 +565,26 @@ def file_position(path: str) -> Position:
         raise PositionError(str(error)) from None
     if last is None:
         raise PositionError(f"{path}: holds no position (no cube or move record)")
-    if last[8] == MOVE:
-        side, offset, cube = (WHITE if _int(last, 64) == 1 else BLACK), 9, _int(last, 108)
-    else:
-        side, offset, cube = (WHITE if _int(last, 12) == 1 else BLACK), 36, _int(last, 32)
-    return _side_position(_position(last, offset, side), side, cube)
+    return _record_position(last)
+
+
+def _record_where(record: bytes) -> tuple[Side, int, int]:
+    """The side on roll of a cube or move record, where its position is, and its cube."""
+    if record[8] == MOVE:
+        return (WHITE if _int(record, 64) == 1 else BLACK), 9, _int(record, 108)
+    return (WHITE if _int(record, 12) == 1 else BLACK), 36, _int(record, 32)
+
+
+def _record_engine_position(record: bytes) -> list[int]:
+    """The ``PositionEngine`` before a cube or move record, seen by its side."""
+    side, offset, _ = _record_where(record)
+    return _position(record, offset, side)
+
+
+def _record_position(record: bytes) -> Position:
+    """The position before a cube or move record: its side on roll, its checkers and its cube."""
+    side, _, cube = _record_where(record)
+    return _side_position(_record_engine_position(record), side, cube)
 
 
 def _file_records(data: bytes, source: str) -> Iterator[bytes]:
