@@ -571,6 +571,20 @@ def test_beavers_raccoons_settlements_and_unfinished_games():
     assert unfinished.result is None and "Termination" not in unfinished.tags
 
 
+def test_automatic_doubles_of_a_money_session_start_the_game_on_their_cube():
+    """XG's money play may turn the cube when both first dice are equal: the game header (from version
+    26) says how often, and the game starts with that cube, centred (it was replayed on a 1-cube)."""
+    header = money_header()[:552] + struct.pack("<i", 32) + money_header()[556:]
+    automatic = game_header(1)[:64] + struct.pack("<i", 1) + game_header(1)[68:]
+    games, errors = read_bytes(pack([header, automatic, move(1, (3, 1), (7, 4, 5, 4)), cube(-1, 1, 0),
+                                     footer(-1, 2, 0)]))
+    (game,) = games
+    assert errors == [] and game.errors == []
+    assert game.tags["Position"] == "short w 24x2,13x5,8x3,6x5 24x2,13x5,8x3,6x5 cube=2"
+    assert [(action.kind, action.value) for action in game.actions] == [("roll", None), ("double", 4), ("drop", None)]
+    assert game.result == "0-2" and replay(game).findings == []
+
+
 def test_the_match_rules_are_the_rules_the_games_are_judged_under():
     header = match_header()
     no_crawford_jacoby = header[:100] + b"\x00\x01" + header[102:]

@@ -260,6 +260,7 @@ class _Game:
     cell: tuple[int, int] = (0, 1)
     pending_cube: dict[str, Evaluation] = field(default_factory=dict)  # a side's "no double" judgement
     cube_value: int = 1
+    start_cube: int = 1  # turned by automatic doubles before the first roll (centred)
     footer_comment: int = -1
     own_start: bool = False  # it starts from a position of its own, read from its first cube or move record
 
@@ -281,6 +282,7 @@ class _MatchReader:
         self.match_length: str | None = None
         self.game: _Game | None = None
         self.nackgammon = False  # the match's variation: backgammon from Nackgammon's start
+        self.version = 0  # of the file's records (the match header's)
         self.number = 0  # the record being read, from 1
 
     def comment(self, index: int) -> list[str]:
@@ -327,12 +329,16 @@ class _MatchReader:
                 yield self.finish()
 
     def finish(self) -> GameRecord:
-        assert self.game is not None
-        if self.game.own_start:
+        game = self.game
+        assert game is not None
+        record = game.record
+        if game.own_start:
             self.error("the game starts from a position of its own, and no cube or move record tells it")
-        elif self.nackgammon and "Position" not in self.game.record.tags:
-            self.game.record.set_nackgammon_start()
-        record, self.game = self.game.record, None
+        elif "Position" not in record.tags and (self.nackgammon or game.start_cube > 1):
+            turn = record.actions[0].side if record.actions else WHITE
+            start = Position.nackgammon(turn) if self.nackgammon else Position.start("short", turn)
+            record.tags["Position"] = str(start.with_cube(game.start_cube, None))
+        self.game = None
         return record
 
     # -- the records --
@@ -344,7 +350,7 @@ class _MatchReader:
             raise InputError(f"{self.source}: record {self.number}: the match is {name}, not backgammon: nardy reads "
                              "only backgammon and Nackgammon (short nardy) from XG files")
         self.nackgammon = variation == 1
-        version = _int(record, 552)
+        version = self.version = _int(record, 552)
         unicode = version >= 24
 
         def text(ansi_offset: int, size: int, unicode_offset: int) -> str:
@@ -394,7 +400,9 @@ class _MatchReader:
         start = _position(record, 21)
         game.comments = list(self.match_comments) + self.comment(_int(record, 56))
         self.match_comments = []
-        self.game = _Game(game, footer_comment=_int(record, 60),
+        automatic_doubles = _int(record, 64) if self.version >= 26 else 0  # money play's, before the first roll
+        cube = 2 ** automatic_doubles if 0 < automatic_doubles < 11 else 1
+        self.game = _Game(game, footer_comment=_int(record, 60), cube_value=cube, start_cube=cube,
                           own_start=any(start) and start != (_NACKGAMMON_START if self.nackgammon else _START))
 
     def read_start(self, record: bytes) -> None:
