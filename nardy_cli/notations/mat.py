@@ -434,7 +434,7 @@ class _GameBuilder:
         elif self._ends_with_empty_play():  # the last roll of an unfinished game, not played yet
             self.actions[-1].moves = None
         if nackgammon:
-            self.record.set_nackgammon_start()
+            self.record.set_short_start(nackgammon=True)
         self.record.comments[:0] = comments
         return self.record
 

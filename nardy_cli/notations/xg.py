@@ -335,9 +335,7 @@ class _MatchReader:
         if game.own_start:
             self.error("the game starts from a position of its own, and no cube or move record tells it")
         elif "Position" not in record.tags and (self.nackgammon or game.start_cube > 1):
-            turn = record.actions[0].side if record.actions else WHITE
-            start = Position.nackgammon(turn) if self.nackgammon else Position.start("short", turn)
-            record.tags["Position"] = str(start.with_cube(game.start_cube, None))
+            record.set_short_start(self.nackgammon, game.start_cube)
         self.game = None
         return record
 

@@ -187,16 +187,18 @@ class GameRecord:
         if self.variant != "short" or "Position" not in self.tags:
             return False
         try:
-            return Position.parse(self.tags["Position"]) == self._nackgammon()
+            return Position.parse(self.tags["Position"]) == self._start(nackgammon=True)
         except PositionError:
             return False
 
-    def set_nackgammon_start(self) -> None:
-        """Make the game's ``Position`` tag Nackgammon's start, the side of its first action to roll."""
-        self.tags["Position"] = str(self._nackgammon())
+    def set_short_start(self, nackgammon: bool = False, cube: int = 1) -> None:
+        """Make the game's ``Position`` tag short nardy's start (Nackgammon's, when asked), the side
+        of its first action to roll, with a centred cube of ``cube`` (turned by automatic doubles)."""
+        self.tags["Position"] = str(self._start(nackgammon).with_cube(cube, None))
 
-    def _nackgammon(self) -> Position:
-        return Position.nackgammon(self.actions[0].side if self.actions else WHITE)
+    def _start(self, nackgammon: bool) -> Position:
+        turn = self.actions[0].side if self.actions else WHITE
+        return Position.nackgammon(turn) if nackgammon else Position.start("short", turn)
 
     def title(self) -> str:
         """``White – Black`` for messages."""
