@@ -320,6 +320,16 @@ def test_standard_input_named_twice_is_read_once():
     assert "error: cannot tell the notation of <stdin>" in result.stderr
 
 
+def test_a_matlab_data_file_is_refused_by_name_and_the_other_inputs_read(tmp_path):
+    """MATLAB's data files share MAT's extension: one was read as one game of syntax findings."""
+    matlab = tmp_path / "samples.mat"
+    matlab.write_bytes(b"MATLAB 5.0 MAT-file, Platform: GLNXA64, Created on: Mon Dec  7 16:00:00 2026".ljust(116)
+                       + bytes(range(256)) * 4)
+    result = CliRunner().invoke(cli, ["validate", str(matlab), str(SAMPLE)])
+    assert result.exit_code == 2 and re.match(r"1 files?, 1 games?, 54 turns", result.stdout)
+    assert f"{matlab}: a MATLAB data file, not a backgammon match (MAT) record" in result.stderr
+
+
 def test_zip_archives_are_read_like_directories():
     games, errors = read_all(HOSTILE / "games.zip")
     archive = str(HOSTILE / "games.zip")

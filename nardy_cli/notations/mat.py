@@ -630,6 +630,14 @@ class _MatchReader:
         return None
 
 
+def foreign_file(first_line: str) -> str | None:
+    """What a file that shares MAT's extension is instead, by its first line (MATLAB's data files
+    begin ``MATLAB 5.0 MAT-file``), or None."""
+    if first_line.startswith("MATLAB ") and "MAT-file" in first_line[:40]:
+        return "a MATLAB data file"
+    return None
+
+
 def read_games(lines: Iterable[str], source: str = "") -> Iterator[GameRecord]:
     """Read the games of MAT text one at a time; bad lines become ``RecordError``s, never exceptions."""
     reader = _MatchReader(source)

@@ -73,7 +73,10 @@ def open_source(source: Source, fmt: str | None = None,
             raise InputError(f"{STDIN}: a binary {name.upper()} file is read from standard input only when named: "
                              f"add --from {name}")
         return name, [], iter(())
-    return notations.notation(name).NAME, head, lines
+    module = notations.notation(name)
+    if module.NAME == "mat" and head and (foreign := module.foreign_file(head[0])):
+        raise InputError(f"{source.name}: {foreign}, not a backgammon match (MAT) record")
+    return module.NAME, head, lines
 
 
 def binary_games(name: str, data: bytes, source: str) -> Iterator[GameRecord]:
