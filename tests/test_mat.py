@@ -233,6 +233,60 @@ def test_a_nackgammon_match_is_short_nardy_from_the_nackgammon_start() -> None:
         "the standard position"]
 
 
+_DAILYGAMMON_NACKGAMMON_BOARD = "0;-2;-2;0;0;0;4;0;3;0;0;0;-4;4;0;0;0;-3;0;-4;0;0;0;2;2;0"
+
+
+def as_dailygammon(text: str) -> str:
+    """GNU Backgammon's MAT of a Nackgammon match as DailyGammon exports one (measured on the site by
+    two public clients of it): no variation header; each game's first cell is a roll ``12:`` of the
+    player who does not start, its play ``Illegal play (...)``, the site's record of the start
+    (Nackgammon's) and of the first roll; when the left-hand player starts, that cell is row 1's
+    right cell and the game's rows below are numbered one more."""
+    out: list[str] = []
+    names: list[str] = []
+    shift = 0
+    for line in text.splitlines():
+        row = re.match(r" *(\d+)\) (.*)$", line)
+        if "Variation" in line:
+            continue
+        if " : " in line and not row:
+            names, shift = re.findall(r"(\S+) : \d+", line), 0
+        if not row:
+            out.append(line)
+            continue
+        number = int(row[1])
+        if number == 1:
+            left, right = line[5:33].strip(), line[33:].strip()
+            starter = 1 if not left else 0
+            dice = (right if starter else left)[:2]
+            dump = (f"Illegal play (5;0;1;0;{1 - starter};{names[starter]};{names[1 - starter]};0;0;0;1;0;"
+                    f"{_DAILYGAMMON_NACKGAMMON_BOARD};{dice[0]};{dice[1]};)")
+            if starter:  # the right-hand player starts: the marker is the left cell, the roll goes on after it
+                out.append(f"  1) 12: {dump} {right}")
+                continue
+            out.append(f"  1){' ' * 29}12: {dump}")
+            shift = 1
+        out.append(f"{number + shift:3d}) {row[2]}")
+    return "\n".join(out) + "\n"
+
+
+def test_dailygammon_s_nackgammon_marker_starts_each_game_from_the_nackgammon_start() -> None:
+    """DailyGammon's export says Nackgammon only by a fake first roll whose play is ``Illegal play
+    (...)``: a syntax finding and illegal plays on every game of a genuine record. gnubg's own
+    Nackgammon match in that layout now reads as the same games as gnubg's MAT of it."""
+    games = read(DATA / "gnubg-nackgammon.mat")
+    dailygammon = read_text(as_dailygammon((DATA / "gnubg-nackgammon.mat").read_text(encoding="utf-8")))
+    assert [game.errors for game in dailygammon] == [[], [], [], []]
+    assert [replay(game).findings for game in dailygammon] == [[], [], [], []]
+
+    def played(game: GameRecord) -> list[object]:
+        return [(a.side, a.kind, a.dice, a.moves, a.value) for a in game.actions]
+
+    assert [(played(game), game.tags["Position"], game.result) for game in dailygammon] == [
+        (played(game), game.tags["Position"], game.result) for game in games]
+
+
+
 def test_header_keys_keep_their_order_and_unknown_keys_lose_spaces() -> None:
     (game,) = read_text('; [Some Key "v"]\n; [Player 2 Elo "1700/3"]\n; [Match ID "9"]\n; [Cube-Limit "64"]\n'
                         "3 point match\n Game 1\n a : 0   b : 0\n  1) 31: 8/5 6/5\n")

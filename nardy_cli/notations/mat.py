@@ -27,6 +27,7 @@ from nardy_cli.core.rules import Rules, RulesError, stated_options, tag_rules
 from nardy_cli.core.scores import Result, Score, crawford_over, is_crawford_game, is_first_game
 from nardy_cli.core.scores import match_length as match_length_of
 from nardy_cli.core.sides import BLACK, OFF, SIDE_NAMES, WHITE, Side, other
+from nardy_cli.core.variants import NACKGAMMON_START
 from nardy_cli.notations import GameStarts, GameWriter, Target, Warnings, without_cascades
 from nardy_cli.record import Action, ActionKind, CappedErrors, GameRecord, RecordError, next_cell
 
@@ -291,6 +292,8 @@ class _GameBuilder:
         self.score: Score | None = None
         self.outcomes: list[_Outcome] = []
         self.empty_play: Action | None = None  # the last roll whose play was left empty
+        self.nackgammon_marked = False  # DailyGammon's first cell said the game starts from Nackgammon's start
+        self.row_offset = 0  # rows to take from the written numbers: 1 after a marker in the right cell
 
     def error(self, line: int, column: int, message: str) -> None:
         self.record.errors.add(RecordError(line, column, message))
@@ -337,7 +340,7 @@ class _GameBuilder:
             gap = text.find("  ", start + 15, end)
             if gap >= 0:
                 left_end, right_start = gap, gap + 1
-        row = number if number >= 0 else None
+        row = number - self.row_offset if number >= 0 else None
         self.read_cell(WHITE, text, cells if cells <= left_end else start, left_end, row, line)
         if right_start >= 0:
             self.read_cell(BLACK, text, right_start, end, row, line)
@@ -388,6 +391,10 @@ class _GameBuilder:
         try:
             roll.moves = parse_play(text[start:end])
         except PlaySyntaxError as exc:
+            if not self.actions and _is_nackgammon_marker(text[start:end]):
+                self.nackgammon_marked = True  # the marker is no action of the game
+                self.row_offset = 1 if roll.side == BLACK else 0
+                return False
             self.error(roll.line, start + 1 + exc.offset, str(exc))
             return False
         return True
@@ -433,7 +440,7 @@ class _GameBuilder:
             self._settle_result(tags)
         elif self._ends_with_empty_play():  # the last roll of an unfinished game, not played yet
             self.actions[-1].moves = None
-        if nackgammon:
+        if nackgammon or self.nackgammon_marked:
             self.record.set_short_start(nackgammon=True)
         self.record.comments[:0] = comments
         return self.record
@@ -628,6 +635,21 @@ class _MatchReader:
             return GameRecord(tags={"Variant": "short", **self.headers}, errors=errors, source=self.source,
                               line=errors[0].line)
         return None
+
+
+_NACKGAMMON_BOARD: Final = ["0", *(str(NACKGAMMON_START[p] or -NACKGAMMON_START[25 - p]) for p in range(1, 25)), "0"]
+
+
+def _is_nackgammon_marker(play: str) -> bool:
+    """Whether a roll cell's play is DailyGammon's mark of a Nackgammon game: its first cell is a
+    roll (``12:``) of the player who does not start, whose play is ``Illegal play (...)``, the
+    site's own record of a position: match length, four flags, the names (the first to roll
+    next), a field, the scores, the cube, a field, the 26 points of the board as the first named
+    sees them (0 and 25 the bars, the first named's checkers positive), the next roll's dice."""
+    if not (play.startswith("Illegal play (") and play.endswith(")")):
+        return False
+    fields = play[len("Illegal play ("):-1].rstrip(";").split(";")
+    return len(fields) == 40 and fields[12:38] == _NACKGAMMON_BOARD
 
 
 def foreign_file(first_line: str) -> str | None:
