@@ -376,8 +376,9 @@ class _GameBuilder:
         self.actions.append(action)  # a beaver is a take and a redouble at once: no take follows it
 
     def read_play(self, roll: Action, text: str, start: int, end: int) -> bool:
-        """Give ``roll`` its play, ``text[start:end]``; False after recording an error. Only the
-        play is sliced: its text is the key of the parsed plays kept."""
+        """Give ``roll`` its play, ``text[start:end]``; False when the roll is no action: after
+        recording an error, or for DailyGammon's Nackgammon marker. Only the play is sliced: its
+        text is the key of the parsed plays kept."""
         if start == end:
             roll.moves = ()  # the roll alone: no play possible (but see finish)
             self.empty_play = roll

@@ -409,9 +409,10 @@ class _MatchReader:
         header holds the checkers, but not the cube)."""
         assert self.game is not None
         self.game.own_start = False
-        self.check_possible(_record_engine_position(record))
+        side, engine, cube = _record_view(record)
+        self.check_possible(engine)
         try:
-            position = _record_position(record)
+            position = _side_position(engine, side, cube)
         except PositionError as problem:
             raise _BadRecord(f"the game's own start is not a position: {problem}") from None
         self.game.record.tags["Position"] = str(position)
@@ -419,7 +420,7 @@ class _MatchReader:
 
     def read_cube(self, record: bytes) -> None:
         assert self.game is not None
-        side = WHITE if _int(record, 12) == 1 else BLACK
+        side = _record_view(record)[0]
         doubled, answer, beaver, raccoon = (_int(record, offset) for offset in (16, 20, 24, 28))
         comments = self.comment(_int(record, 292))
         judged = self.cube_judgements(record, side, doubled == 1, answer)
@@ -465,11 +466,10 @@ class _MatchReader:
 
     def read_move(self, record: bytes) -> None:
         assert self.game is not None
-        side = WHITE if _int(record, 64) == 1 else BLACK
+        side, position, _ = _record_view(record)
         dice = struct.unpack_from("<2i", record, 100)
         if not all(1 <= die <= 6 for die in dice):
             raise _BadRecord(f"expected two dice 1-6, found {dice[0]} and {dice[1]}")
-        position = _position(record, 9, side)
         self.check_possible(position)
         legs = struct.unpack_from("<8i", record, 68)
         moves = self.moves(position, legs)
@@ -571,26 +571,18 @@ def file_position(path: str) -> Position:
         raise PositionError(str(error)) from None
     if last is None:
         raise PositionError(f"{path}: holds no position (no cube or move record)")
-    return _record_position(last)
+    side, engine, cube = _record_view(last)
+    return _side_position(engine, side, cube)
 
 
-def _record_where(record: bytes) -> tuple[Side, int, int]:
-    """The side on roll of a cube or move record, where its position is, and its cube."""
+def _record_view(record: bytes) -> tuple[Side, list[int], int]:
+    """A cube or move record's side on roll, the ``PositionEngine`` before it seen by that side,
+    and its cube (see :func:`_side_position`)."""
     if record[8] == MOVE:
-        return (WHITE if _int(record, 64) == 1 else BLACK), 9, _int(record, 108)
-    return (WHITE if _int(record, 12) == 1 else BLACK), 36, _int(record, 32)
-
-
-def _record_engine_position(record: bytes) -> list[int]:
-    """The ``PositionEngine`` before a cube or move record, seen by its side."""
-    side, offset, _ = _record_where(record)
-    return _position(record, offset, side)
-
-
-def _record_position(record: bytes) -> Position:
-    """The position before a cube or move record: its side on roll, its checkers and its cube."""
-    side, _, cube = _record_where(record)
-    return _side_position(_record_engine_position(record), side, cube)
+        side, offset, cube = (WHITE if _int(record, 64) == 1 else BLACK), 9, _int(record, 108)
+    else:
+        side, offset, cube = (WHITE if _int(record, 12) == 1 else BLACK), 36, _int(record, 32)
+    return side, _position(record, offset, side), cube
 
 
 def _file_records(data: bytes, source: str) -> Iterator[bytes]:
