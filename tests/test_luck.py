@@ -108,7 +108,6 @@ def test_expected_rolls_agree_with_gnubg_one_sided_database():
     assert worst < 3e-4  # measured 2.0e-4 over all 54,263 homes
 
 
-
 homes = st.lists(st.integers(0, 5), min_size=1, max_size=15).map(
     lambda points: tuple(points.count(p) for p in range(6)))
 dice = st.tuples(st.integers(1, 6), st.integers(1, 6))
