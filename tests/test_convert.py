@@ -155,6 +155,23 @@ def test_convert_to_stdout_and_back(tmp_path):
     assert same_game(read("ntn", back.output)) == same_game(read("ntn", source.read_text(encoding="utf-8")))
 
 
+@pytest.mark.parametrize("source", sorted((ROOT / "sample_games").rglob("*.ntn")), ids=lambda path: path.name)
+@pytest.mark.parametrize("target", ["json", "jsonl"])
+def test_json_records_are_told_by_their_opening_not_their_comments(tmp_path, source, target):
+    # a comment in JSON may hold what NTN is told by ("5-5: "): the file is still JSON, and comes back whole
+    direct = CliRunner().invoke(cli, ["convert", str(source), "--to", "ntn"])
+    there = tmp_path / f"games.{target}"
+    assert CliRunner().invoke(cli, ["convert", str(source), "-o", str(there)]).exit_code == 0
+    assert notations.detect("games", there.read_text(encoding="utf-8")[:4096]) == "jsonl"
+    back = CliRunner().invoke(cli, ["convert", str(there), "--to", "ntn"])
+    assert (back.exit_code, back.output) == (direct.exit_code, direct.output)
+
+
+def test_a_comment_opening_an_ntn_file_is_not_json():
+    head = '{"Кубок Казани", 1-й тур: "tags" и "actions" в протоколе}\n[Variant "long"]\n1. 52: 24/22 24/19\n'
+    assert notations.detect("games.txt", head) == "ntn"
+
+
 
 
 # --- the same output with worker processes and on Dask ------------------------------------

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Iterator
 from functools import cache, partial
 from itertools import chain
 from types import ModuleType
-from typing import Any, Generic, NamedTuple, Protocol, TextIO, TypeVar
+from typing import Any, Final, Generic, NamedTuple, Protocol, TextIO, TypeVar
 
 from nardy_cli.core.variants import VARIANTS
 from nardy_cli.record import GameRecord
@@ -35,8 +35,9 @@ line ends) in order, a batch at a time, that gives the indexes in the batch of t
 plainly begins (a cut there is checked by reading on, never trusted); and the lines a reader must
 read before any run but the file's first."""
 
-# Sniffing order: the most distinctive first (MAT files are .txt too).
-NAMES = ("xg", "ntn", "sgf", "jsonl", "mat")
+# Sniffing order: the most distinctive openings first; NTN after JSON, whose comments may hold
+# anything NTN looks for (a "5-5: " in a comment); MAT last (MAT files are .txt too).
+NAMES = ("xg", "sgf", "jsonl", "ntn", "mat")
 EXTENSIONS = {"xg": (".xg", ".xgp"), "ntn": (".ntn",), "sgf": (".sgf",), "jsonl": (".jsonl", ".json", ".ndjson"),
               "mat": (".mat", ".txt")}
 """Each notation's file extensions, by name."""
@@ -93,10 +94,13 @@ def sniff_sgf(head: str) -> bool:
     return bool(re.search(r"\(\s*;", head) and re.search(r"GM\s*\[\s*6\s*\]", head))
 
 
+_JSON_OPENING_RE: Final = re.compile(r'[\ufeff \t\r\n]*(?:\[\s*)?\{\s*"[^"\\\n]*"\s*:')
+
+
 def sniff_json(head: str) -> bool:
     """True when ``head`` (the start of a decoded file) looks like JSON or JSON Lines records."""
-    text = head.lstrip("\ufeff \t\r\n")
-    return text.startswith(("{", "[")) and ('"actions"' in head or '"tags"' in head)
+    opens_like_json = _JSON_OPENING_RE.match(head) is not None  # an object's first key, or an array's
+    return opens_like_json and ('"actions"' in head or '"tags"' in head)
 
 
 _SNIFFS: dict[str, Callable[[str], bool]] = {"xg": sniff_xg, "sgf": sniff_sgf, "jsonl": sniff_json}
