@@ -81,11 +81,11 @@ def test_the_match_header_becomes_tags():
     first = read_xg(HSBT)[0]
     assert {tag: first.tags[tag] for tag in ("White", "Black", "Event", "Site", "Round", "Date", "Time",
                                              "MatchLength", "CrawfordRule", "Jacoby", "Beaver", "CubeLimit",
-                                             "Transcriber", "Game", "Score", "Variant")} == {
+                                             "Annotator", "Game", "Score", "Variant")} == {
         "White": "Kévin Unger", "Black": "Maxence Job", "Event": "HSBT Paris 2023",
         "Site": "Paris, Fédération Française de Bridge", "Round": "Tableau Or 2", "Date": "2023.11.26",
         "Time": "09.30", "MatchLength": "7", "CrawfordRule": "On", "Jacoby": "Off", "Beaver": "Off",
-        "CubeLimit": "1024", "Transcriber": "Kévin Unger", "Game": "1", "Score": "0-0", "Variant": "short"}
+        "CubeLimit": "1024", "Annotator": "Kévin Unger", "Game": "1", "Score": "0-0", "Variant": "short"}
 
 
 @needs_corpus

@@ -380,7 +380,7 @@ class _MatchReader:
         if 0 < cube_limit < 31:
             tags["CubeLimit"] = str(2 ** cube_limit)
         if unicode and (transcriber := _text(_unicode(record, 1960))):
-            tags["Transcriber"] = transcriber
+            tags["Annotator"] = transcriber  # as MAT's Transcriber header and SGF's AN are read
         self.match_comments = self.comment(_int(record, 576))
 
     def start_game(self, record: bytes) -> None:
