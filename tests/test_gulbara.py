@@ -239,12 +239,14 @@ def test_ntn_round_trip_and_json_are_lossless():
 
 
 @pytest.mark.slow
-def test_mat_and_sgf_leave_crazy_games_out_with_a_warning(tmp_path):
+def test_mat_and_sgf_leave_crazy_games_out_with_a_warning_and_status_1(tmp_path):
     source = tmp_path / "g.ntn"
     source.write_text(HEADER + "1. 66: 24/18(2) > 24/18     53: 24/19 19/16\n*\n", encoding="utf-8")
     for target in ("mat", "sgf"):
         result = CliRunner().invoke(cli, ["convert", str(source), "--to", target, "-o", str(tmp_path / f"g.{target}")])
         assert "has no crazy nardy (gulbara)" in result.output, result.output
+        assert result.exit_code == 1  # a game was not converted
+    assert CliRunner().invoke(cli, ["convert", str(source), "--to", "jsonl"]).exit_code == 0
 
 
 def test_moves_command_lists_what_passes():

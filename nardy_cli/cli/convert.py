@@ -22,6 +22,7 @@ from nardy_cli.cli.options import (
 from nardy_cli.cli.task import CorpusTask
 from nardy_cli.files.output import atomic_output
 from nardy_cli.files.spool import spools
+from nardy_cli.notations import Refused
 from nardy_cli.run import progress
 
 
@@ -61,17 +62,20 @@ def convert(corpus: Corpus, output_format: str | None, output: str | None, force
     replayed) in worker processes; the output is byte for byte that of --jobs 1.
 
     Exit status: 0 when every game was converted whole, 1 when a game could
-    not be read whole, 2 when an input cannot be read or the command is misused.
+    not be read whole or the target cannot hold it at all (crazy nardy in MAT
+    or SGF: the game is left out), 2 when an input cannot be read or the
+    command is misused.
     """
     output_format = output_notation(output_format and output_format.lower(), output)
     target = exports.target(output_format)
     task = CorpusTask(corpus)
-    repaired = 0
+    repaired = left_out = 0
 
     def prepared_games(bar: progress.Reading) -> Iterator[Any]:
-        nonlocal repaired
+        nonlocal repaired, left_out
         for source, warnings, game in task.map(partial(exports.prepared_for_writing, prepare=target.prepare)):
             repaired += len(warnings)
+            left_out += isinstance(game, Refused)
             with bar.printing():
                 for warning in warnings:
                     if task.budget.admit(source):
@@ -88,4 +92,4 @@ def convert(corpus: Corpus, output_format: str | None, output: str | None, force
             warnings = target.write_prepared(prepared_games(bar), out, spool)
         for warning in warnings:
             click.echo(f"warning: {warning}", err=True)
-    task.exit(findings=bool(repaired))
+    task.exit(findings=bool(repaired or left_out))
