@@ -35,9 +35,9 @@ line ends) in order, a batch at a time, that gives the indexes in the batch of t
 plainly begins (a cut there is checked by reading on, never trusted); and the lines a reader must
 read before any run but the file's first."""
 
-# Sniffing order: the most distinctive openings first; NTN after JSON, whose comments may hold
-# anything NTN looks for (a "5-5: " in a comment); MAT last (MAT files are .txt too).
-NAMES = ("xg", "sgf", "jsonl", "ntn", "mat")
+# Sniffing order: the most distinctive openings first; JSON before NTN, as a JSON record's comment
+# may hold anything NTN is told by (a "5-5: "); MAT last (MAT files are .txt too).
+NAMES = ("xg", "jsonl", "ntn", "sgf", "mat")
 EXTENSIONS = {"xg": (".xg", ".xgp"), "ntn": (".ntn",), "sgf": (".sgf",), "jsonl": (".jsonl", ".json", ".ndjson"),
               "mat": (".mat", ".txt")}
 """Each notation's file extensions, by name."""
