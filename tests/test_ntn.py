@@ -347,6 +347,9 @@ def test_writer_warnings() -> None:
     [
         (LONG_GAME, True),
         ("\ufeff\n1... 52: 13/8 13/11", True),
+        ('[Event "x"]\n\n1.63:24/18/15 51:24/19/18\n', True),  # spaces left out (formats/ntn.md)
+        ("1.63:- 5-1:?\n", True),
+        ('[Event "Club"]\n{ start at 12:30, 5 rounds }\n', False),  # a time is not a roll
         ('[Event "x"]\n[Variant "short"]\n', True),
         ('; [Site "Paris"]\n\n7 point match\n\n Game 1\n  1) 51: 13/8 24/23', False),
         ('[Event "Chess"]\n\n1. e4 e5 2. Nf3 Nc6 *', False),

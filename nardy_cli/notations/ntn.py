@@ -70,8 +70,9 @@ _COMMENT_BODY_RE: Final = re.compile(r"[^\\}]*(?:\\(?:.|\Z)[^\\}]*)*", re.DOTALL
 _COMMENT_UNESCAPE_RE: Final = re.compile(r"\\([\\}\[\s])")
 _TAG_UNESCAPE_RE: Final = re.compile(r'\\(["\\])')
 _SPACE_RE: Final = re.compile(r"\s*")
-_SNIFF_RE: Final = re.compile(r'^\s*\[Variant\s*"(?:long|short|gulbara)"\s*\]|(?:^|\s)[1-6]-?[1-6]:(?:\s|$)',
-                              re.M | re.I)
+# A roll, spaced (`1. 63: 24/18`) or not (`1.63:24/18`), but not a time (`12:30`).
+_SNIFF_RE: Final = re.compile(r'^\s*\[Variant\s*"(?:long|short|gulbara)"\s*\]'
+                              r'|(?:^|[\s.])[1-6]-?[1-6]:(?:\s|$|[-?]|(?:\d{1,2}|bar)\*?/)', re.M | re.I)
 
 Cell = tuple[int, int]  # (move number, 0 for White's column or 1 for Black's)
 
