@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from nardy_cli import notations
 from nardy_cli.core.moves import Move, parse_play
 from nardy_cli.core.sides import BLACK, WHITE
 from nardy_cli.notations import sgf
@@ -103,6 +104,14 @@ def test_sniff_knows_backgammon_sgf() -> None:
     assert sgf.sniff("\n  ( ;FF[4] GM [6]")
     assert not sgf.sniff("(;FF[4]GM[1]SZ[19];B[pd])")  # Go
     assert not sgf.sniff(" 5 point match\n\n Game 1\n lasse : 0    underdog : 0\n")
+    assert sgf.sniff("Saved from the club's site\n(;FF[4]GM[6]PW[a]PB[b]")  # text before the tree is skipped
+
+
+def test_sgf_text_inside_a_mat_record_does_not_make_it_sgf() -> None:
+    # a player named after SGF (a MAT name line is indented; a header starts with ';')
+    head = '; [Event "(;GM[6] cup"]\n\n 5 point match\n\n Game 1\n (;GM[6] : 0    underdog : 0\n'
+    assert not sgf.sniff(head)
+    assert notations.detect("m.txt", head) == "mat"
 
 
 @pytest.mark.parametrize("variant", ["short", "long"])

@@ -89,9 +89,14 @@ def sniff_xg(head: str) -> bool:
     return head.startswith("RGMH")
 
 
+# A game tree opening the text, or a line (after text SGF readers skip), not inside a MAT name or header.
+_SGF_OPENING_RE: Final = re.compile(r"\A[\ufeff\s]*\(\s*;|^\(\s*;", re.M)
+_SGF_BACKGAMMON_RE: Final = re.compile(r"GM\s*\[\s*6\s*\]")
+
+
 def sniff_sgf(head: str) -> bool:
     """True when ``head`` (the start of a decoded file) looks like backgammon SGF."""
-    return bool(re.search(r"\(\s*;", head) and re.search(r"GM\s*\[\s*6\s*\]", head))
+    return bool(_SGF_OPENING_RE.search(head) and _SGF_BACKGAMMON_RE.search(head))
 
 
 _JSON_OPENING_RE: Final = re.compile(r'[\ufeff \t\r\n]*(?:\[\s*)?\{\s*"[^"\\\n]*"\s*:')
