@@ -392,9 +392,15 @@ class _GameBuilder:
         try:
             roll.moves = parse_play(text[start:end])
         except PlaySyntaxError as exc:
-            if not self.actions and _is_nackgammon_marker(text[start:end]):
+            play = text[start:end]
+            if not self.actions and _is_nackgammon_marker(play):
                 self.nackgammon_marked = True  # the marker is no action of the game
                 self.row_offset = 1 if roll.side == BLACK else 0
+                return False
+            if play.startswith(_ILLEGAL_PLAY):
+                self.error(roll.line, start + 1, "expected a play, found 'Illegal play (...)': the record marks "
+                                                 "the play illegal and gives only the position after it, which "
+                                                 "nardy does not read; the roll is left out")
                 return False
             self.error(roll.line, start + 1 + exc.offset, str(exc))
             return False
@@ -638,6 +644,7 @@ class _MatchReader:
         return None
 
 
+_ILLEGAL_PLAY: Final = "Illegal play ("  # a server's or program's record of a position instead of a play
 _NACKGAMMON_BOARD: Final = ["0", *(str(NACKGAMMON_START[p] or -NACKGAMMON_START[25 - p]) for p in range(1, 25)), "0"]
 
 
@@ -647,9 +654,9 @@ def _is_nackgammon_marker(play: str) -> bool:
     site's own record of a position: match length, four flags, the names (the first to roll
     next), a field, the scores, the cube, a field, the 26 points of the board as the first named
     sees them (0 and 25 the bars, the first named's checkers positive), the next roll's dice."""
-    if not (play.startswith("Illegal play (") and play.endswith(")")):
+    if not (play.startswith(_ILLEGAL_PLAY) and play.endswith(")")):
         return False
-    fields = play[len("Illegal play ("):-1].rstrip(";").split(";")
+    fields = play[len(_ILLEGAL_PLAY):-1].rstrip(";").split(";")
     return len(fields) == 40 and fields[12:38] == _NACKGAMMON_BOARD
 
 
