@@ -297,7 +297,6 @@ def test_an_illegal_play_marker_mid_game_says_what_it_is() -> None:
                                              "illegal")
 
 
-
 def test_header_keys_keep_their_order_and_unknown_keys_lose_spaces() -> None:
     (game,) = read_text('; [Some Key "v"]\n; [Player 2 Elo "1700/3"]\n; [Match ID "9"]\n; [Cube-Limit "64"]\n'
                         "3 point match\n Game 1\n a : 0   b : 0\n  1) 31: 8/5 6/5\n")
