@@ -320,6 +320,20 @@ def test_standard_input_named_twice_is_read_once():
     assert "error: cannot tell the notation of <stdin>" in result.stderr
 
 
+def test_a_record_under_a_long_comment_is_still_told_and_other_text_is_not(tmp_path):
+    """The notation is told from the first 60 lines, and from up to 64 KiB when they tell nothing: a
+    hand-written NTN record in a .txt file, its tournament rules in a comment before the first roll."""
+    rules = "".join(f"  пункт {number} — правила игры, контроль времени, запись партий.\n" for number in range(1, 120))
+    record = tmp_path / "kazan.txt"
+    record.write_text(f'[Event "Кубок"]\n\n{{ Регламент:\n{rules}}}\n1. 63: 24/18/15    51: 24/19/18\n*\n',
+                      encoding="utf-8")
+    prose = tmp_path / "readme.txt"
+    prose.write_text("These are the records of the cup.\n" * 200, encoding="utf-8")
+    result = CliRunner().invoke(cli, ["validate", str(record), str(prose)])
+    assert result.exit_code == 2 and re.match(r"1 files?, 1 games?, 2 turns, 1 legal game", result.stdout)
+    assert f"error: cannot tell the notation of {prose}" in result.stderr
+
+
 def test_a_matlab_data_file_is_refused_by_name_and_the_other_inputs_read(tmp_path):
     """MATLAB's data files share MAT's extension: one was read as one game of syntax findings."""
     matlab = tmp_path / "samples.mat"

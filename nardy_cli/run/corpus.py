@@ -9,7 +9,7 @@ from nardy_cli import notations
 from nardy_cli.files.sources import STDIN, Source, check_encoding, iter_sources, read_bytes, read_lines
 from nardy_cli.record import GameRecord, InputError
 
-SNIFF_LINES = 60
+SNIFF_LINES = 60  # told from the first lines; from up to SNIFF_CHARS when they tell nothing
 SNIFF_CHARS = 1 << 16  # or fewer lines when they are long: the first lines stay in memory until read
 BINARY_LIMIT = 64 << 20  # bytes: a binary input (an XG file) is read whole
 
@@ -60,13 +60,15 @@ def open_source(source: Source, fmt: str | None = None,
     if named and notations.is_binary(named):
         return named, [], iter(())
     lines = read_lines(source, encoding)
-    head, size = [], 0
-    for line in islice(lines, SNIFF_LINES):
-        head.append(line)
-        size += len(line)
-        if size >= SNIFF_CHARS:
-            break
-    name = fmt or notations.detect(source.plain_name, "".join(head))
+    head: list[str] = []
+    size = _read_head(lines, head, 0, SNIFF_LINES)
+    try:
+        name = fmt or notations.detect(source.plain_name, "".join(head))
+    except notations.UnknownFormat:
+        if len(head) < SNIFF_LINES or size >= SNIFF_CHARS:
+            raise  # the whole input, or all that is looked at, was seen
+        _read_head(lines, head, size, None)  # a longer look (a record under a long comment), on this rare path only
+        name = notations.detect(source.plain_name, "".join(head))
     if notations.is_binary(name):  # told from its first bytes: it is read again, as bytes (its text reader
         del lines                    # is dropped here, which closes the file)
         if source.name == STDIN:
@@ -77,6 +79,17 @@ def open_source(source: Source, fmt: str | None = None,
     if module.NAME == "mat" and head and (foreign := module.foreign_file(head[0])):
         raise InputError(f"{source.name}: {foreign}, not a backgammon match (MAT) record")
     return module.NAME, head, lines
+
+
+def _read_head(lines: Iterator[str], head: list[str], size: int, count: int | None) -> int:
+    """Move up to ``count`` lines (None: any number) from ``lines`` to ``head``, stopping once it holds
+    :data:`SNIFF_CHARS` characters; the characters it then holds."""
+    for line in islice(lines, count):
+        head.append(line)
+        size += len(line)
+        if size >= SNIFF_CHARS:
+            break
+    return size
 
 
 def binary_games(name: str, data: bytes, source: str) -> Iterator[GameRecord]:
