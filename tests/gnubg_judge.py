@@ -54,8 +54,7 @@ from typing import Literal
 
 import pytest
 
-from nardy_cli.notations.gnubg_ids import BAR, OFF, Side, check_board, position_id
-from support.gnubg_match_id import MatchState, match_id
+from nardy_cli.notations.gnubg_ids import BAR, OFF, MatchState, Side, check_board, match_id, position_id
 
 try:
     import gnubg as gnubg_module

@@ -248,6 +248,9 @@ def test_show_command(tmp_path):
     assert "короткие нарды · ход: чёрные, кости 4-3" in picture.read_text(encoding="utf-8")
     result = run("show", "--position", "long w 24x14,18 24x15 b", "--dice", "63")
     assert result.exit_code == 0 and "long nardy · White to move, dice 6-3" in result.output
+    # a GNUBG ID gives its roll and cube: 5-3, a 2-cube of the player on roll (tests/test_gnubg_ids.py)
+    result = run("show", "--position", "4HPwATDgc/ABMA:UYnuADAAEAAE")
+    assert result.exit_code == 0 and "short nardy · White to move, dice 5-3 · cube 2, White's" in result.output
 
 
 @pytest.mark.parametrize("args, message", [

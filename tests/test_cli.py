@@ -37,9 +37,21 @@ def test_moves_accepts_gnubg_ids_and_reports_a_pass():
     assert closed.output.splitlines()[-1] == "no legal play: the roll is lost"
 
 
+def test_moves_takes_the_roll_and_the_cube_of_a_gnubg_id_or_an_xgid():
+    # gnubg's GNUBG ID of the opening, 6-5 rolled (tests/test_gnubg_ids.py); its XGID
+    for rolled in ("4HPwATDgc/ABMA:cAkXAAAAAAAA", "XGID=-b----E-C---eE---c-e----B-:0:0:1:65:0:0:0:0:10"):
+        assert run("moves", rolled).output == run("moves", "short", "65").output
+        assert run("moves", rolled, "31").output == run("moves", "short", "31").output  # DICE given wins
+    # a 2-cube owned by the player on roll (player 1), 5-3 rolled, in a 7-point match at 3-2
+    data = json.loads(run("moves", "4HPwATDgc/ABMA:UYnuADAAEAAE", "--format", "json").output)
+    assert data["position"].endswith(" cube=2w") and data["dice"] == [5, 3]
+    unrolled = run("moves", "4HPwATDgc/ABMA")
+    assert unrolled.exit_code == 2 and "give the DICE: the position gives no roll" in unrolled.output
+
+
 def test_moves_usage_errors_exit_2_without_traceback():
     for args in (("long", "77"), ("long w 24x16 24x15", "63"), ("long", "63", "--rule", "head=sometimes"),
-                 ("4HPwATDgc/ABM", "31")):
+                 ("4HPwATDgc/ABM", "31"), ("4HPwATDgc/ABMA:cAkXAAAAAAA",), ("4HPwATDgc/ABMA:cAk*AAAAAAAA",)):
         result = run("moves", *args)
         assert result.exit_code == 2 and "Error:" in result.output and "Traceback" not in result.output
 

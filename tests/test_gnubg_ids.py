@@ -1,5 +1,5 @@
-"""Tests of the gnubg Position ID and XGID codecs and of the tests' own Match ID codec (tests/support),
-against literals captured from gnubg and gnubg itself."""
+"""Tests of the gnubg Position ID, Match ID and XGID codecs, against literals captured from gnubg and
+gnubg itself."""
 
 from __future__ import annotations
 
@@ -11,8 +11,21 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from gnubg_judge import OPENING, gnubg_module, require_gnubg_module, side
-from nardy_cli.notations.gnubg_ids import BAR, XGID, Side, parse_position_id, parse_xgid, position_id, xgid
-from support.gnubg_match_id import MAX_MATCH_LENGTH, GameState, MatchState, match_id, parse_match_id
+from nardy_cli.notations.gnubg_ids import (
+    BAR,
+    MAX_MATCH_LENGTH,
+    XGID,
+    GameState,
+    MatchState,
+    Side,
+    match_id,
+    parse_match_id,
+    parse_position_id,
+    parse_xgid,
+    position_id,
+    short_position,
+    xgid,
+)
 
 
 def _key_id(key: int, n_bytes: int, length: int) -> str:
@@ -146,6 +159,11 @@ def test_known_xgids(text: str, gnubg_id: str) -> None:
     xg = parse_xgid(text)
     assert xgid(xg) == text
     assert gnubg_view_of_xgid(xg) == gnubg_id
+
+
+@pytest.mark.parametrize(("text", "gnubg_id"), XGIDS)
+def test_a_gnubg_id_gives_the_position_cube_and_dice_of_its_xgid(text: str, gnubg_id: str) -> None:
+    assert short_position(gnubg_id) == short_position(text)
 
 
 def test_opening_xgid_fields() -> None:
@@ -438,3 +456,6 @@ def test_xgid_agrees_with_gnubg(xg: XGID) -> None:
     require_gnubg_module()
     gnubg_module.setgnubgid(xgid(xg))
     assert gnubg_module.gnubgid() == gnubg_view_of_xgid(xg)
+    by_gnubg, by_xgid = short_position(gnubg_module.gnubgid()), short_position(xgid(xg))
+    assert by_gnubg[0] == by_xgid[0]  # the dice in the Match ID's order, higher first
+    assert by_gnubg[1] == (None if by_xgid[1] is None else tuple(sorted(by_xgid[1], reverse=True)))

@@ -17,7 +17,7 @@ from nardy_cli.files.spool import JsonList, json_chunks
 @corpus_options
 @click.option("--position", "position_text", metavar="POSITION", required=True,
               help="The position to look for: position notation, long / short for the start, or (short nardy) "
-                   "a GNU Backgammon Position ID or an XGID.")
+                   "a GNU Backgammon Position ID, GNUBG ID or XGID.")
 @format_option("table", "csv", "json")
 @usage_errors
 @pass_corpus

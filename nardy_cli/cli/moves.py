@@ -5,7 +5,7 @@ import json
 
 import click
 
-from nardy_cli.cli.options import format_option, parse_dice, parse_position, rule_option, usage_errors
+from nardy_cli.cli.options import format_option, parse_dice, parse_position_and_roll, rule_option, usage_errors
 from nardy_cli.core.engine import Engine, sequence_text
 from nardy_cli.core.rules import Rules
 from nardy_cli.core.variants import VARIANTS
@@ -13,21 +13,25 @@ from nardy_cli.core.variants import VARIANTS
 
 @click.command(short_help="Every legal play of a roll in a position.")
 @click.argument("position")
-@click.argument("dice")
+@click.argument("dice", required=False)
 @rule_option
 @format_option("text", "json")
 @usage_errors
-def moves(position: str, dice: str, rules: tuple[str, ...], output_format: str) -> None:
+def moves(position: str, dice: str | None, rules: tuple[str, ...], output_format: str) -> None:
     """Every legal play of DICE in POSITION.
 
     POSITION is in nardy's position notation (formats/position.md), quoted, e.g.
     'long w 24x14,18 24x15 b', or just 'long' / 'short' / 'gulbara' for the start; for short
-    nardy also a GNU Backgammon Position ID (4HPwATDgc/ABMA) or an eXtreme Gammon
-    XGID (XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10). DICE: 63 or 6-3. In crazy
-    nardy a double is a cascade: each play says which of its steps pass to the opponent.
+    nardy also a GNU Backgammon Position ID (4HPwATDgc/ABMA), GNUBG ID
+    (4HPwATDgc/ABMA:cAkXAAAAAAAA) or an eXtreme Gammon XGID
+    (XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10). DICE: 63 or 6-3; it may be left out
+    when a GNUBG ID or XGID gives the roll. In crazy nardy a double is a cascade: each play says
+    which of its steps pass to the opponent.
     """
-    start = parse_position(position)
-    roll = parse_dice(dice)
+    start, rolled = parse_position_and_roll(position)
+    roll = parse_dice(dice) if dice is not None else rolled
+    if roll is None:
+        raise click.UsageError("give the DICE: the position gives no roll")
     game_rules = Rules.preset(start.variant).with_options(list(rules))
     engine = Engine(game_rules)
     plays = sorted(engine.legal_plays(start, roll), key=lambda p: _play_order(p.steps))

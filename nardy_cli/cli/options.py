@@ -181,21 +181,29 @@ def parse_dice(text: str) -> tuple[int, int]:
 
 def parse_position(text: str) -> Position:
     """A position in nardy's notation, ``long`` / ``short`` for the start, (short nardy) a GNU
-    Backgammon Position ID or an XGID, or the name of an eXtreme Gammon ``.xgp`` file."""
+    Backgammon Position ID, GNUBG ID or XGID, or the name of an eXtreme Gammon ``.xgp`` file."""
+    return parse_position_and_roll(text)[0]
+
+
+def parse_position_and_roll(text: str) -> tuple[Position, tuple[int, int] | None]:
+    """:func:`parse_position`, and the dice rolled there when the text gives them (a GNUBG ID's
+    Match ID or an XGID does)."""
     text = text.strip()
     if text in VARIANT_NAMES:
-        return Position.start(text)
+        return Position.start(text), None
     if os.path.isfile(text):  # an eXtreme Gammon .xgp file: the position it shows
-        return notations.notation("xg").file_position(text)
+        return notations.notation("xg").file_position(text), None
     if " " not in text:
         if text.isalpha() and text.islower():
             short = " (backgammon is 'short')" if text == "backgammon" else ""
             raise PositionError(f"unknown position {text!r}{short}: expected 'long' or 'short' for the start, a "
-                                "quoted position like 'long w 24x14,18 24x15 b', a GNU Position ID or an XGID")
+                                "quoted position like 'long w 24x14,18 24x15 b', a GNU Backgammon Position ID or "
+                                "GNUBG ID, or an XGID")
         from nardy_cli.notations.gnubg_ids import short_position
 
         try:
             return short_position(text)
         except ValueError as error:
-            raise PositionError(f"{text!r} is neither a position nor a Position ID or XGID: {error}") from None
-    return Position.parse(text)
+            raise PositionError(f"{text!r} is neither a position nor a Position ID, GNUBG ID or XGID: "
+                                f"{error}") from None
+    return Position.parse(text), None

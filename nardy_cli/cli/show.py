@@ -7,7 +7,7 @@ import re
 
 import click
 
-from nardy_cli.cli.options import lang_option, parse_dice, parse_position, rule_option, usage_errors
+from nardy_cli.cli.options import lang_option, parse_dice, parse_position_and_roll, rule_option, usage_errors
 from nardy_cli.cli.task import load_game
 from nardy_cli.core.sides import BLACK, SIDE_NAMES, WHITE
 from nardy_cli.replay import GameReplay
@@ -55,8 +55,10 @@ def roll_of_move(result: GameReplay, text: str) -> int:
               help="The board after move N of White (5, 5w) or of Black (5b, 5...), as validate numbers moves.")
 @click.option("--before", is_flag=True, help="The board before the roll instead of after it.")
 @click.option("--position", "position_text", metavar="POSITION",
-              help="Show this position instead of a game's: position notation, or long / short for the start.")
-@click.option("--dice", "dice_text", metavar="DICE", help="Dice to show with --position, e.g. 63.")
+              help="Show this position instead of a game's: position notation, long / short for the start, "
+                   "or (short nardy) a GNU Backgammon Position ID, GNUBG ID or XGID.")
+@click.option("--dice", "dice_text", metavar="DICE",
+              help="Dice to show with --position, e.g. 63 (default: a GNUBG ID's or XGID's roll).")
 @rule_option
 @click.option("-o", "--output", metavar="FILE",
               help="Draw the board into FILE (.png or .svg) instead of printing it.")
@@ -79,7 +81,8 @@ def show(path: str | None, number: int, turn: int | None, move_text: str | None,
     if dice_text and position_text is None:
         raise click.UsageError("--dice goes with --position; a game's roll shows its own dice")
     if position_text is not None:
-        view = BoardView(parse_position(position_text), parse_dice(dice_text) if dice_text else None)
+        position, rolled = parse_position_and_roll(position_text)
+        view = BoardView(position, parse_dice(dice_text) if dice_text else rolled)
     else:
         assert path is not None  # either a FILE or --position, checked above
         place = re.fullmatch(r"(.+?):(\d+)(?::(\d+))?", path) if not os.path.exists(path) else None
