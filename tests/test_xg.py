@@ -605,12 +605,14 @@ def test_moves_and_show_take_an_xgp_file(tmp_path):
     position = position[:108] + struct.pack("<i", 1) + position[112:]  # cube 2, player 1's (White's)
     xgp = tmp_path / "study.xgp"
     xgp.write_bytes(pack([match_header(), game_header(1), position]))
-    shown = xg.file_position(str(xgp))
+    shown, rolled = xg.file_position(str(xgp))
     assert str(shown) == "short b bar,24,13x5,8x3,6x5 24x2,13x5,8x3,6x5 cube=2w"  # White's checkers first
+    assert rolled == (3, 1)
     result = CliRunner().invoke(cli, ["moves", str(xgp), "31"])
     assert result.exit_code == 0 and "8/5 6/5" in result.output, result.output
-    board = CliRunner().invoke(cli, ["show", "--position", str(xgp), "--dice", "31"])
-    assert board.exit_code == 0 and "Black" in board.output
+    assert CliRunner().invoke(cli, ["moves", str(xgp)]).output == result.output  # the file's roll
+    board = CliRunner().invoke(cli, ["show", "--position", str(xgp)])
+    assert board.exit_code == 0 and "Black to move, dice 3-1" in board.output
     (tmp_path / "not.xgp").write_bytes(b"RIFF")
     refused = CliRunner().invoke(cli, ["moves", str(tmp_path / "not.xgp"), "31"])
     assert refused.exit_code == 2 and "not an eXtreme Gammon file" in refused.output + refused.stderr
@@ -622,12 +624,13 @@ def test_the_last_position_of_a_real_file_is_the_replay_s(path):
     game = read_xg(path.name)[-1]
     replayed = replay(game)
     last_roll = next(action for action in reversed(game.actions) if action.kind == "roll")
-    position = xg.file_position(str(path))
-    if position.turn == last_roll.side:  # the position before the last roll (final when its play is unrecorded)
+    position, rolled = xg.file_position(str(path))
+    if position.turn == last_roll.side:
+        assert rolled == last_roll.dice  # the position before the last roll (final when its play is unrecorded)
         before = replayed.final if last_roll.moves is None else replayed.turns[-1].before
     else:  # before a cube decision of the other side, after the last roll
         before = replayed.final
-        assert position.turn != replayed.turns[-1].side
+        assert position.turn != replayed.turns[-1].side and rolled is None
     assert before is not None
     assert (position.white, position.black) == (before.white, before.black)
     assert (position.cube_value, position.cube_owner) == (before.cube_value, before.cube_owner)

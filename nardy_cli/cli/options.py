@@ -187,12 +187,12 @@ def parse_position(text: str) -> Position:
 
 def parse_position_and_roll(text: str) -> tuple[Position, tuple[int, int] | None]:
     """:func:`parse_position`, and the dice rolled there when the text gives them (a GNUBG ID's
-    Match ID or an XGID does)."""
+    Match ID, an XGID and an ``.xgp`` file of a checker play do)."""
     text = text.strip()
     if text in VARIANT_NAMES:
         return Position.start(text), None
     if os.path.isfile(text):  # an eXtreme Gammon .xgp file: the position it shows
-        return notations.notation("xg").file_position(text), None
+        return notations.notation("xg").file_position(text)
     if " " not in text:
         if text.isalpha() and text.islower():
             short = " (backgammon is 'short')" if text == "backgammon" else ""

@@ -554,9 +554,10 @@ def _side_position(position: list[int], side: Side, cube: int) -> Position:
     return Position("short", side, tuple(white), tuple(black), cube_value=2 ** min(abs(cube), 30), cube_owner=owner)
 
 
-def file_position(path: str) -> Position:
+def file_position(path: str) -> tuple[Position, tuple[int, int] | None]:
     """The position an ``.xgp`` file shows (for an ``.xg`` file: the position before its last
-    roll or cube decision); :class:`~nardy_cli.core.position.PositionError` when there is none."""
+    roll or cube decision), and the dice rolled there (None before a cube decision);
+    :class:`~nardy_cli.core.position.PositionError` when there is none."""
     try:
         with open(path, "rb") as stream:
             data = stream.read(64 << 20)
@@ -572,7 +573,9 @@ def file_position(path: str) -> Position:
     if last is None:
         raise PositionError(f"{path}: holds no position (no cube or move record)")
     side, engine, cube = _record_view(last)
-    return _side_position(engine, side, cube)
+    dice = struct.unpack_from("<2i", last, 100) if last[8] == MOVE else (0, 0)
+    rolled = (dice[0], dice[1]) if all(1 <= die <= 6 for die in dice) else None
+    return _side_position(engine, side, cube), rolled
 
 
 def _record_view(record: bytes) -> tuple[Side, list[int], int]:
