@@ -23,10 +23,10 @@ def moves(position: str, dice: str | None, rules: tuple[str, ...], output_format
     POSITION is in nardy's position notation (formats/position.md), quoted, e.g.
     'long w 24x14,18 24x15 b', or just 'long' / 'short' / 'gulbara' for the start; for short
     nardy also a GNU Backgammon Position ID (4HPwATDgc/ABMA), GNUBG ID
-    (4HPwATDgc/ABMA:cAkXAAAAAAAA) or an eXtreme Gammon XGID
-    (XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10). DICE: 63 or 6-3; it may be left out
-    when a GNUBG ID or XGID gives the roll. In crazy nardy a double is a cascade: each play says
-    which of its steps pass to the opponent.
+    (4HPwATDgc/ABMA:cAkXAAAAAAAA), eXtreme Gammon XGID
+    (XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10) or .xgp file. DICE: 63 or 6-3; it may
+    be left out when the GNUBG ID, XGID or .xgp file gives the roll. In crazy nardy a double is
+    a cascade: each play says which of its steps pass to the opponent.
     """
     start, rolled = parse_position_and_roll(position)
     roll = parse_dice(dice) if dice is not None else rolled
