@@ -287,14 +287,14 @@ def test_dailygammon_s_nackgammon_marker_starts_each_game_from_the_nackgammon_st
 
 
 def test_an_illegal_play_marker_mid_game_says_what_it_is() -> None:
-    # how XG's text export writes a play it could not write, an illegal one: the position after it, not the play
+    # a position set by hand after the roll 11, in Snowie text: how XG's and gnubg's exports write an illegal play
     dump = ("Illegal play (15;0;1;0;0;Morley;Tanguay;0;9;9;1;0;0;0;0;2;2;2;2;0;2;0;1;0;-2;0;0;-3;0;-4;0;-3;2;-1;0;2;-2;"
             "0;1;6;)")
     (game,) = read_text(f"15 point match\n Game 12\n Tanguay : 9   Morley : 9\n  1) 31: 8/5 6/5   42: 8/4 6/4\n"
                         f"  2) 11: {dump} 16: 8/2 10/9\n")
     assert [(error.line, error.column) for error in game.errors] == [(5, 10)]
-    assert game.errors[0].message.startswith("expected a play, found 'Illegal play (...)': the record marks the play "
-                                             "illegal")
+    assert game.errors[0].message.startswith("expected a play, found 'Illegal play (...)': a position set by hand "
+                                             "here")
 
 
 def test_header_keys_keep_their_order_and_unknown_keys_lose_spaces() -> None:

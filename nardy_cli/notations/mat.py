@@ -398,8 +398,9 @@ class _GameBuilder:
                 self.row_offset = 1 if roll.side == BLACK else 0
                 return False
             if play.startswith(_ILLEGAL_PLAY):
-                self.error(roll.line, start + 1, "expected a play, found 'Illegal play (...)': the record marks "
-                                                 "the play illegal and gives only the position after it, which "
+                self.error(roll.line, start + 1, "expected a play, found 'Illegal play (...)': a position set by "
+                                                 "hand here (how GNU Backgammon and eXtreme Gammon export an "
+                                                 "illegal play, or a board or cube edited during the game), which "
                                                  "nardy does not read; the roll is left out")
                 return False
             self.error(roll.line, start + 1 + exc.offset, str(exc))
@@ -644,7 +645,7 @@ class _MatchReader:
         return None
 
 
-_ILLEGAL_PLAY: Final = "Illegal play ("  # a server's or program's record of a position instead of a play
+_ILLEGAL_PLAY: Final = "Illegal play ("  # a position set by hand (gnubg's MOVE_SETBOARD), written as Snowie text
 _NACKGAMMON_BOARD: Final = ["0", *(str(NACKGAMMON_START[p] or -NACKGAMMON_START[25 - p]) for p in range(1, 25)), "0"]
 
 
