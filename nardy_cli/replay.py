@@ -246,8 +246,8 @@ class _Replayer:
             self.finding(Finding("syntax", f"Position tag: {error}"), None)
             return None
         if position.variant != self.rules.variant:
-            self.finding(Finding("syntax", f"Position tag is {position.variant} nardy but the game is "
-                                 f"{self.rules.variant}"), None)
+            self.finding(Finding("syntax", f"Position tag is {VARIANTS[position.variant].title} but the game is "
+                                 f"{self.rules.title}"), None)
             return None
         return position
 

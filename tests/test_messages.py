@@ -59,6 +59,10 @@ def test_option_values_lists_defaults_first():
     assert option_values(["short"]) == "scoring=backgammon, cube=on|off, crawford=on|off, jacoby=off|on (short nardy)"
     with pytest.raises(RulesError, match="does not exist in short nardy"):
         check_overrides(["head=classic"], ["short"])
+    # each game by its name in English, as the README and the reports call it
+    assert option_values(["gulbara"]).endswith("cascade=four|two, bearoff=exact|standard (crazy nardy)")
+    with pytest.raises(RulesError, match=r"expected four\|two \(crazy nardy\)"):
+        check_overrides(["cascade=three"], ["long", "gulbara"])
 
 
 def test_a_bad_rules_tag_is_reported_at_its_line_and_the_game_still_judged(tmp_path):

@@ -71,7 +71,7 @@ def test_every_message_of_the_replay_is_in_russian(message):
      "head=clasic не допускается в правилах бешеных нард: ожидалось одно из 'classic', 'general', 'strict'"),
     ("rule option 'cascade' does not exist in short nardy: its options are scoring=backgammon (short nardy)",
      "в правилах коротких нард нет опции 'cascade': их опции — scoring=backgammon (короткие нарды)"),
-    ("unknown rule option 'x': the options are cube=off|on (long nardy); cascade=four|two (gulbara nardy)",
+    ("unknown rule option 'x': the options are cube=off|on (long nardy); cascade=four|two (crazy nardy)",
      "неизвестная опция правил 'x'; опции — cube=off|on (длинные нарды); cascade=four|two (бешеные нарды)"),
     ("expected key=value, found 'x'", "ожидалось 'ключ=значение', найдено 'x'"),
 ])

@@ -207,7 +207,7 @@ def tag_rules(variant: str, text: str | None) -> tuple[Rules, RulesError | None]
     except RulesError as error:
         return rules, error
     if stated.variant != rules.variant:  # "short" or "variant=short" in the tag of a long game
-        return rules, RulesError(f"it names {stated.variant} nardy, but the game is {rules.title} (its Variant tag)")
+        return rules, RulesError(f"it names {stated.title}, but the game is {rules.title} (its Variant tag)")
     return stated, None
 
 
@@ -224,7 +224,7 @@ def option_values(variants: list[str] | tuple[str, ...] = VARIANTS) -> str:
     'scoring=backgammon, cube=on|off, crawford=on|off, jacoby=off|on (short nardy)'
     """
     return "; ".join(", ".join(f"{key}={'|'.join(values[variant])}" for key, values in OPTIONS.items()
-                               if variant in values) + f" ({variant} nardy)" for variant in variants)
+                               if variant in values) + f" ({TABLE[variant].title})" for variant in variants)
 
 
 def check_overrides(settings: list[str] | tuple[str, ...], variants: list[str] | tuple[str, ...] = VARIANTS) -> None:
@@ -240,9 +240,10 @@ def check_overrides(settings: list[str] | tuple[str, ...], variants: list[str] |
         if not any(value in OPTIONS[key][variant] for variant in variants if variant in OPTIONS[key]):
             present = [variant for variant in variants if variant in OPTIONS[key]]
             if not present:
-                raise RulesError(f"rule option {key!r} does not exist in {' or '.join(variants)} nardy: "
+                raise RulesError(f"rule option {key!r} does not exist in "
+                                 f"{' or '.join(TABLE[variant].title for variant in variants)}: "
                                  f"the options are {option_values(variants)}")
-            allowed = "; ".join(f"{'|'.join(OPTIONS[key][variant])} ({variant} nardy)" for variant in present)
+            allowed = "; ".join(f"{'|'.join(OPTIONS[key][variant])} ({TABLE[variant].title})" for variant in present)
             raise RulesError(f"{key}={value} is not a value of {key}: expected {allowed}")
 
 

@@ -741,7 +741,7 @@ class _GameBuilder:
         try:
             position = Position(variant, turn, white, black, first, self.start_cube, self.cube_owner)
         except PositionError as problem:
-            self.error(line, column, f"the set-up is not a position of {variant} nardy: {problem}")
+            self.error(line, column, f"the set-up is not a position of {VARIANTS[variant].title}: {problem}")
             return
         record.tags["Position"] = str(position)
 

@@ -387,8 +387,8 @@ _WON_WITH = {"a gammon (mars)": "марс", "a backgammon (koks)": "кокс", "
 _JSON_TYPES = {"list": "массив", "str": "строка", "int": "число", "float": "число", "bool": "true или false",
                "NoneType": "null"}
 # a game's name in the genitive, by its variant or its title's first word ("crazy nardy")
-_VARIANTS = {"long": "длинных нард", "short": "коротких нард", "gulbara": "бешеных нард", "crazy": "бешеных нард"}
-_GAMES = {"long": "длинные нарды", "short": "короткие нарды", "gulbara": "бешеные нарды"}
+_VARIANTS = {"long": "длинных нард", "short": "коротких нард", "crazy": "бешеных нард"}
+_GAMES = {"long": "длинные нарды", "short": "короткие нарды", "crazy": "бешеные нарды"}
 _CUBE = {"double": "удвоение", "take": "принятие", "drop": "отказ", "beaver": "бобёр", "resign": "сдача"}
 
 
