@@ -26,7 +26,8 @@ FROM_MAT = {
         "bglab-sample/Llabba__Gibraltar_Mike_-_Llabba_13pt_Backgammon_Studio_2023_03_22_21_22_47.txt",
     "hsbt_paris_2023_unger_job_7pt.sgf": "tournament/kevung_gbf__test_HSBT-Paris-2023_Unger-Job_7pt.mat",
 }
-FIXTURES = sorted(path.name for path in DATA.glob("*.sgf"))
+EDITED = "gnubg_edited_position.sgf"  # a position edited during the game: an error of the game, on purpose
+FIXTURES = sorted(path.name for path in DATA.glob("*.sgf") if path.name != EDITED)
 
 
 def read_text(text: str) -> list[GameRecord]:
@@ -183,6 +184,14 @@ def test_gnubg_position_file() -> None:
     assert text.splitlines()[1:] == (DATA / "gnubg_position.sgf").read_text().splitlines()[1:]
 
 
+def test_a_position_edited_during_a_gnubg_game_is_one_error_and_kept() -> None:
+    (game,) = read_file(EDITED)
+    assert [(error.line, error.column) for error in game.errors] == [(4, 7)]
+    assert game.errors[0].message.startswith("set-up AE AW AB after the first move (the position edited during the game)")
+    assert game.tags["SGFSetup"].startswith("AE[a:y];AW[f][f][f][f][f][h][h][h]")
+    assert [action.dice for action in game.actions] == [(3, 1), (4, 2), (6, 3), (2, 1)]  # every roll kept
+
+
 def test_set_up_nodes_make_the_start_position() -> None:
     text = ("(;GM[6]RU[Nackgammon]\n;W[31hefe])"
             "(;GM[6]\n;PL[B]AE[a:y]AW[y][f:h][f][f][f][m][m][m][m][m][x][x]AB[s:u][s][s][s][l][l][l][l][l][a][a]"
@@ -314,6 +323,8 @@ def test_bom_crlf_and_streaming() -> None:
     ("(;GM[6]\n;C[never closed\n(;GM[6];W[21])", 2, 3, "found the next game tree on line 3"),
     ("(;GM[6]MI[length:x])", 1, 18, "expected a number for MI length, found 'x'"),
     ("(;GM[6];W[31hefe];AE[a];B[21])", 1, 19, "set-up AE after the first move"),
+    ("(;GM[6];W[31hefe];PL[B]AE[a:y]AW[f]AB[s];B[21])", 1, 24, "set-up AE AW AB after the first move (the position "
+     "edited during the game) cannot be replayed: the moves after it are judged on the board before it"),
     ("(;GM[6];W[31hefe]B[21])", 1, 18, "expected one move in a node"),
 ])
 def test_malformed_input_is_located(text: str, line: int, column: int, words: str) -> None:

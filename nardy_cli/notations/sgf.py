@@ -500,6 +500,7 @@ class _GameBuilder:
         comments: list[str] = []
         gnubg: dict[str, list[str]] = {}  # GNU Backgammon's analysis of a roll: A[] and LU[]
         judged: list[Evaluation] = []  # nardy's own NA[]
+        edits: list[_Property] = []  # set-up after the first move: a position edited during the game
         for prop in props:
             ident = prop.ident
             if ident in ("A", "LU") and not root:
@@ -518,11 +519,15 @@ class _GameBuilder:
                 self._player(prop)
             elif ident == "DI":
                 dice = prop
+            elif ident in SETUP and self.record.actions:
+                edits.append(prop)
             elif ident in SETUP:
                 self._setup(prop)
             elif ident not in DROPPED and not self.game_info(prop) and root:
                 self.record.tags[RAW_TAG_PREFIX + ident] = _raw_tag_value(
                     [_unescape(raw, keep_newlines=True) for raw in prop.values])
+        if edits:
+            self._edit(edits)
         action = self._dice(dice) if dice is not None else None
         if move is not None:
             action = self._move(move) or action
@@ -560,12 +565,16 @@ class _GameBuilder:
         if not self.record.actions:
             self.setup_side = side
 
+    def _edit(self, props: list[_Property]) -> None:
+        """A node's set-up after the first move (GNU Backgammon's edit of the position during a game):
+        one error for the node, its properties kept in the ``SGFSetup`` tag."""
+        self.setup_after_play.extend(prop.ident + "".join(f"[{raw}]" for raw in prop.values) for prop in props)
+        idents = " ".join(dict.fromkeys(prop.ident for prop in props))
+        self.error(props[0].line, props[0].column,
+                   f"set-up {idents} after the first move (the position edited during the game) cannot be "
+                   "replayed: the moves after it are judged on the board before it; kept in tag SGFSetup")
+
     def _setup(self, prop: _Property) -> None:
-        if self.record.actions:
-            self.setup_after_play.append(prop.ident + "".join(f"[{raw}]" for raw in prop.values))
-            self.error(prop.line, prop.column,
-                       f"set-up {prop.ident} after the first move cannot be replayed; kept in tag SGFSetup")
-            return
         self.setup_at = self.setup_at or (prop.line, prop.column)
         value = prop.text().strip()
         if prop.ident == "CV":

@@ -201,8 +201,10 @@ CATALOGUE: list[tuple[str, str]] = [
      "в узле ожидался один ход, а найдены {first} и {second}; {ignored} пропущен"),
     ("NA: {text_error}", "NA: {text_error}"),
     ("expected PL[W] or PL[B], found {found}", "ожидалось PL[W] или PL[B], а найдено {found}"),
-    ("set-up {ident} after the first move cannot be replayed; kept in tag SGFSetup",
-     "расстановку {ident} после первого хода нельзя воспроизвести; она сохранена в теге 'SGFSetup'"),
+    ("set-up {ident} after the first move (the position edited during the game) cannot be replayed: the moves "
+     "after it are judged on the board before it; kept in tag SGFSetup",
+     "расстановку {ident} после первого хода (позицию изменили по ходу партии) нельзя воспроизвести: ходы после "
+     "неё проверены на доске до неё; она сохранена в теге 'SGFSetup'"),
     ("expected a cube value such as CV[2], found {found}",
      "ожидалось значение куба, например CV[2], а найдено {found}"),
     ("expected {ident}[w], [b], [c] or [n], found {found}",
