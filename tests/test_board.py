@@ -1,5 +1,6 @@
 """Board diagrams and pictures, and the show command."""
 import io
+import itertools
 import json
 import subprocess
 import sys
@@ -12,11 +13,13 @@ import pytest
 from click.testing import CliRunner
 from matplotlib.patches import Circle, FancyArrowPatch
 
+from gnubg_judge import gnubg_module, require_gnubg_module
 from nardy_cli import notations
 from nardy_cli.cli.main import cli
 from nardy_cli.core.engine import FindingStep
 from nardy_cli.core.position import Position
-from nardy_cli.core.sides import BLACK, WHITE
+from nardy_cli.core.sides import BLACK, WHITE, other
+from nardy_cli.notations.gnubg_ids import short_position
 from nardy_cli.replay import replay
 from nardy_cli.reporting import board_picture
 from nardy_cli.reporting.board import BoardView, board_points, over_text, text_diagram, turn_view
@@ -84,7 +87,8 @@ def test_text_diagram_of_the_short_start():
                 20: "", 2: ""}
     assert {point: stack(rows, point) for point in expected} == expected
     assert " O White:  pips 167, off 0" in lines and " X Black:  pips 167, off 0" in lines
-    assert lines[-1] == " short nardy · White to move, dice 6-3 (points in White's numbering)"
+    assert lines[-2] == " short nardy · White to move, dice 6-3 (points in White's numbering)"
+    assert lines[-1] == " Position ID: 4HPwATDgc/ABMA"  # GNU Backgammon's, of the start
 
 
 def test_text_diagram_of_long_nardy_shows_tall_stacks_with_counts_in_russian():
@@ -113,6 +117,43 @@ def test_turn_view_after_a_legal_roll():
     assert turn_view(result, 0).position == result.start
     text = text_diagram(view)
     assert "White played 6-4 · Black to move" in text
+
+
+def test_a_short_game_s_board_gives_its_position_id_and_xgid_with_the_dice_to_play():
+    result = replayed_illegal_game()
+    for view, dice in ((turn_view(result, 3, before=True), (6, 4)), (turn_view(result, 3), None)):
+        (line,) = [line for line in text_diagram(view).splitlines() if line.startswith(" Position ID: ")]
+        position_id, xgid = line.removeprefix(" Position ID: ").split("  ")
+        mover_first = (view.position.board(view.position.turn), view.position.board(other(view.position.turn)))
+        for text in (position_id, xgid):
+            position, rolled = short_position(text)  # the side on roll as White
+            assert (position.white, position.black) == mover_first
+        assert rolled == dice  # the XGID's: before the roll, the dice to play
+        if dice:  # pasted back, the same legal plays as the board and its roll
+            plays = run("moves", str(view.position), "64").output.splitlines()[1:]
+            assert plays and len(run("moves", xgid).output.splitlines()[1:]) == len(plays)
+
+
+@pytest.mark.gnubg
+def test_gnubg_reads_the_xgid_of_a_board_as_nardy_does():
+    """Every board of the bundled short-nardy games, before and after each roll: GNU Backgammon,
+    given the XGID, shows the same Position ID, and its GNUBG ID reads as the same position, cube and dice."""
+    require_gnubg_module()
+    checked = 0
+    sample = str(Path(__file__).parents[1] / "sample_games/short/club-night-cube.ntn")
+    for game in iter_games([sample], on_error=pytest.fail):
+        result = replay(game.record)
+        for turn, before in itertools.product((t.turn for t in result.turns), (True, False)):
+            (line,) = [line for line in text_diagram(turn_view(result, turn, before=before)).splitlines()
+                       if line.startswith(" Position ID: ")]
+            position_id, xgid = line.removeprefix(" Position ID: ").split("  ")
+            gnubg_module.setgnubgid(xgid)
+            theirs = gnubg_module.gnubgid()
+            assert theirs.split(":")[0] == position_id
+            (position, dice), (ours, our_dice) = short_position(theirs), short_position(xgid)
+            assert position == ours and dice == (our_dice and tuple(sorted(our_dice, reverse=True)))
+            checked += 1
+    assert checked > 100
 
 
 def test_turn_view_of_illegal_rolls_marks_the_steps():

@@ -31,10 +31,10 @@ def gnubg_position_id(position: Position) -> str | None:
     return position_id(position.board(position.turn), position.board(other(position.turn)))
 
 
-def position_xgid(position: Position, record: GameRecord) -> str | None:
-    """eXtreme Gammon's XGID of a short-nardy position before the roll (dice not yet rolled; X =
-    White), with the cube and the match score and length that the record's tags state; None
-    for other games or a score the tags make impossible."""
+def position_xgid(position: Position, record: GameRecord, dice: tuple[int, int] | None = None) -> str | None:
+    """eXtreme Gammon's XGID of a short-nardy position before the roll (``dice`` rolled, else not yet
+    rolled; X = White), with the cube and the match score and length that the record's tags state;
+    None for other games or a score the tags make impossible."""
     if position.variant != "short":
         return None
     score = Score.parse(record.tags.get("Score")) or Score()
@@ -42,7 +42,7 @@ def position_xgid(position: Position, record: GameRecord) -> str | None:
     owner = {None: 0, WHITE: 1}.get(position.cube_owner, -1)
     try:
         return xgid(XGID(position.white, position.black, position.cube_value, owner,
-                         1 if position.turn == WHITE else -1, score_x=score.white if length else 0,
+                         1 if position.turn == WHITE else -1, dice or (0, 0), score_x=score.white if length else 0,
                          score_o=score.black if length else 0, match_length=length))
     except ValueError:
         return None

@@ -46,6 +46,7 @@ class BoardView:
     over: tuple[str | None, Side | None, int | None] | None = None  # ending, winner, points
     bad: int | None = None
     passes: tuple[int, ...] = ()  # crazy nardy: the steps the mover's cascade passes to the side to move
+    xgid: str | None = None  # short nardy, a game's board: its XGID, with its game's match score and length
 
 
 def white_point(variant: str, side: Side, point: int) -> int:
@@ -81,7 +82,7 @@ def turn_view(result: GameReplay, turn: int | None = None, *, before: bool = Fal
     turn = last if turn is None else turn
     names = (result.record.player(WHITE), result.record.player(BLACK))
     if turn == 0:
-        return BoardView(result.start, names=names)
+        return BoardView(result.start, names=names, xgid=_xgid(result.start, result))
     rolls = [(index, action) for index, action in enumerate(result.record.actions) if action.kind == "roll"]
     replayed = next((t for t in result.turns if t.turn == turn), None)
     if replayed is not None:
@@ -100,8 +101,9 @@ def turn_view(result: GameReplay, turn: int | None = None, *, before: bool = Fal
     steps = tuple((move.path[i], move.path[i + 1]) for move in action.moves or () for i in range(len(move.path) - 1))
     findings = [finding for finding in result.findings if finding.turn == turn]
     passes = () if before or replayed is None else replayed.passed
+    rolled = action.dice if position.turn == action.side else None  # before the roll: the dice to play
     view = BoardView(position, action.dice, action.side, steps, names=names, caption=caption, over=over,
-                     passes=passes)
+                     passes=passes, xgid=_xgid(position, result, rolled))
     if not findings:
         return view
     named = next((finding.step for finding in findings if finding.step), None)
@@ -231,6 +233,24 @@ def heading(view: BoardView, lang: str) -> list[str]:
     return lines
 
 
+def _xgid(position: Position, result: GameReplay, dice: tuple[int, int] | None = None) -> str | None:
+    if position.variant != "short":
+        return None
+    from nardy_cli.analysis.positions import position_xgid  # the IDs' codecs load for short nardy only
+
+    return position_xgid(position, result.record, dice)
+
+
+def id_lines(view: BoardView) -> list[str]:
+    """Short nardy: the position's GNU Backgammon Position ID and, on a game's board, its XGID (as
+    ``turns.csv`` gives it; before a roll, with the dice to play), to paste into those programs."""
+    if view.position.variant != "short":
+        return []
+    from nardy_cli.analysis.positions import gnubg_position_id
+
+    return [f" Position ID: {gnubg_position_id(view.position)}" + (f"  {view.xgid}" if view.xgid else "")]
+
+
 def text_diagram(view: BoardView, lang: str = "en") -> str:
     """The position as a text diagram: ``O`` White, ``X`` Black, a stack over five shows its count."""
     position = view.position
@@ -260,7 +280,7 @@ def text_diagram(view: BoardView, lang: str = "en") -> str:
     lines = [*heading(view, lang), *marked(TOP), numbers(TOP), border, *rows(TOP, bars[WHITE], range(STACK)),
              middle, *rows(BOTTOM, bars[BLACK], range(STACK - 1, -1, -1)), border, numbers(BOTTOM), *marked(BOTTOM),
              *(f" {MARKS[side]} {side_text(position, side, lang)}" for side in (WHITE, BLACK)),
-             turn_line(view, lang)]
+             turn_line(view, lang), *id_lines(view)]
     if view.steps:
         lines.append(" >> " + steps_text(view, lang) + f" ({tr('marks', lang)})")
     if view.note:
