@@ -119,11 +119,16 @@ def test_turn_view_after_a_legal_roll():
     assert "White played 6-4 · Black to move" in text
 
 
+def board_ids(view: BoardView) -> list[str]:
+    """The IDs a short-nardy text board ends with: its Position ID, then (a game's board) its XGID."""
+    (line,) = [line for line in text_diagram(view).splitlines() if line.startswith(" Position ID: ")]
+    return line.removeprefix(" Position ID: ").split("  ")
+
+
 def test_a_short_game_s_board_gives_its_position_id_and_xgid_with_the_dice_to_play():
     result = replayed_illegal_game()
     for view, dice in ((turn_view(result, 3, before=True), (6, 4)), (turn_view(result, 3), None)):
-        (line,) = [line for line in text_diagram(view).splitlines() if line.startswith(" Position ID: ")]
-        position_id, xgid = line.removeprefix(" Position ID: ").split("  ")
+        position_id, xgid = board_ids(view)
         mover_first = (view.position.board(view.position.turn), view.position.board(other(view.position.turn)))
         for text in (position_id, xgid):
             position, rolled = short_position(text)  # the side on roll as White
@@ -144,9 +149,7 @@ def test_gnubg_reads_the_xgid_of_a_board_as_nardy_does():
     for game in iter_games([sample], on_error=pytest.fail):
         result = replay(game.record)
         for turn, before in itertools.product((t.turn for t in result.turns), (True, False)):
-            (line,) = [line for line in text_diagram(turn_view(result, turn, before=before)).splitlines()
-                       if line.startswith(" Position ID: ")]
-            position_id, xgid = line.removeprefix(" Position ID: ").split("  ")
+            position_id, xgid = board_ids(turn_view(result, turn, before=before))
             gnubg_module.setgnubgid(xgid)
             theirs = gnubg_module.gnubgid()
             assert theirs.split(":")[0] == position_id

@@ -467,8 +467,8 @@ class _MatchReader:
     def read_move(self, record: bytes) -> None:
         assert self.game is not None
         side, position, _ = _record_view(record)
-        dice = struct.unpack_from("<2i", record, 100)
-        if not all(1 <= die <= 6 for die in dice):
+        dice = _move_dice(record)
+        if not _rolled(dice):
             raise _BadRecord(f"expected two dice 1-6, found {dice[0]} and {dice[1]}")
         self.check_possible(position)
         legs = struct.unpack_from("<8i", record, 68)
@@ -573,9 +573,18 @@ def file_position(path: str) -> tuple[Position, tuple[int, int] | None]:
     if last is None:
         raise PositionError(f"{path}: holds no position (no cube or move record)")
     side, engine, cube = _record_view(last)
-    dice = struct.unpack_from("<2i", last, 100) if last[8] == MOVE else (0, 0)
-    rolled = (dice[0], dice[1]) if all(1 <= die <= 6 for die in dice) else None
-    return _side_position(engine, side, cube), rolled
+    dice = _move_dice(last) if last[8] == MOVE else (0, 0)
+    return _side_position(engine, side, cube), dice if _rolled(dice) else None
+
+
+def _move_dice(record: bytes) -> tuple[int, int]:
+    """A move record's dice, as stored."""
+    first, second = struct.unpack_from("<2i", record, 100)
+    return first, second
+
+
+def _rolled(dice: tuple[int, int]) -> bool:
+    return all(1 <= die <= 6 for die in dice)
 
 
 def _record_view(record: bytes) -> tuple[Side, list[int], int]:
