@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import tracemalloc
 from collections.abc import Callable
+from functools import partial
 
 from nardy_cli.analysis import groups as grouping
 from nardy_cli.files import spool
@@ -12,7 +13,7 @@ GROWTH = 1 << 20
 2.7-5.7 MB (measured with the spool and group bounds lifted: the four tests they govern then fail). The margin is for
 noise: tracemalloc counts every thread's allocations, and the threads of the tests' Dask cluster, running
 beside, have added 264-270 KB to a peak (the second time in a clean CI run, at 1 << 18)."""
-ROUNDS = 2  # the least peak of ROUNDS runs of each size is compared
+ROUNDS = 2  # the least peak of ROUNDS runs of each size is compared (a thread's noise is seldom in both)
 
 
 def assert_flat_memory(monkeypatch, fill_and_read: Callable[[int], None],
@@ -24,14 +25,18 @@ def assert_flat_memory(monkeypatch, fill_and_read: Callable[[int], None],
     monkeypatch.setattr(grouping, "GROUPS_KEPT", 100)
     monkeypatch.setattr(spool, "MERGED_RUNS", 4)
     monkeypatch.setattr(spool, "READ_BYTES", 1 << 10)
-    peaks = [min(_peak(fill_and_read, size) for _ in range(ROUNDS)) for size in sizes]
+    peaks = [least_peak(partial(fill_and_read, size)) for size in sizes]
     assert peaks[1] < peaks[0] + GROWTH, peaks
 
 
-def _peak(fill_and_read: Callable[[int], None], size: int) -> int:
-    tracemalloc.start()
-    try:
-        fill_and_read(size)
-        return tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+def least_peak(run: Callable[[], object]) -> int:
+    """The least peak of traced memory of :data:`ROUNDS` calls of ``run``."""
+    peaks = []
+    for _ in range(ROUNDS):
+        tracemalloc.start()
+        try:
+            run()
+            peaks.append(tracemalloc.get_traced_memory()[1])
+        finally:
+            tracemalloc.stop()
+    return min(peaks)
